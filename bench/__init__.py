@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`): each bench_*.py module has main(); figures are printed, never asserted."""

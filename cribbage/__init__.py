@@ -1,0 +1,15 @@
+"""The rules of cribbage: cards, counting the show and the play, the game and its variants.
+
+Pure standard library: nothing outside it is imported here, so the rules run anywhere and are
+tested exhaustively. The device and vision layers import this package, never the reverse.
+"""
+
+from .cards import FULL_DECK, Card, check_unique, format_cards, parse_cards
+from .errors import (CribbageError, DuplicateCardError, IllegalActionError, IllegalPlayError,
+                     InvalidCardError)
+
+__all__ = [
+    "Card", "FULL_DECK", "parse_cards", "check_unique", "format_cards",
+    "CribbageError", "InvalidCardError", "DuplicateCardError", "IllegalPlayError",
+    "IllegalActionError",
+]

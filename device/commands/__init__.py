@@ -1,0 +1,1 @@
+"""One module per `muggins` subcommand (see device/cli.py)."""
