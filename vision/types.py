@@ -1,0 +1,37 @@
+"""Value types shared across the vision layer: what the recognizer reports for one card it sees."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cribbage.cards import Card
+
+
+@dataclass(frozen=True, eq=False)
+class Recognition:
+    """One card seen in a frame.
+
+    card: the card read, or None when a card is seen but not read with enough confidence.
+    confidence: calibrated probability that `card` is right (for None: of the best guess, not reported).
+    quad: 4x2 float32 image coordinates of the whole card's corners, clockwise, starting at the
+          corner whose index was read (top-left of the upright card).
+    """
+
+    card: Card | None
+    confidence: float
+    quad: np.ndarray
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y = self.quad.mean(axis=0)
+        return float(x), float(y)
+
+    def to_dict(self) -> dict:
+        """The JSON shape of DESIGN.md's `muggins recognize` contract for one card."""
+        return {
+            "card": None if self.card is None else str(self.card),
+            "confidence": round(float(self.confidence), 4),
+            "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
+        }
