@@ -1,0 +1,123 @@
+"""Frame sources: where pictures of the table come from, chosen by the config.
+
+    open_source("picamera")              # Raspberry Pi camera (picamera2, imported only now)
+    open_source("usb:0")                 # first USB webcam through OpenCV
+    open_source("replay:/path/game.mp4") # an image, a folder of images, or a video
+    open_source({"kind": "replay", "path": "shots/", "loop": True, "fps": 5, "pace": True})
+    open_resilient("usb:0", on_notice=say)  # the same, reopened with backoff when it fails
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .base import (DARK_THRESHOLD, Frame, FrameSource, SourceConfigError, SourceExhausted, is_dark,
+                   mean_brightness)
+from .resilient import ResilientSource, SourceNotice, log_notice
+
+__all__ = ["DARK_THRESHOLD", "Frame", "FrameSource", "ResilientSource", "SourceConfigError",
+           "SourceExhausted", "SourceNotice", "describe_source", "is_dark", "log_notice",
+           "mean_brightness", "open_resilient", "open_source", "parse_source_spec"]
+
+#: Options each kind accepts in the dict form, with their defaults.
+_OPTIONS: dict[str, dict[str, Any]] = {
+    "picamera": {"camera": 0, "size": (1280, 720), "autofocus": True, "timeout": 3.0},
+    "usb": {"device": 0, "width": None, "height": None, "fps": None},
+    "replay": {"path": None, "loop": False, "fps": None, "pace": False},
+}
+_ALIASES = {"pi": "picamera", "picamera2": "picamera", "opencv": "usb", "webcam": "usb", "file": "replay"}
+_KINDS_HELP = "use 'picamera', 'usb:0' (or a /dev/video path) or 'replay:/path/to/images-or-video'"
+
+
+def _kind(name: Any) -> str:
+    kind = _ALIASES.get(str(name).strip().lower(), str(name).strip().lower())
+    if kind not in _OPTIONS:
+        raise SourceConfigError(f"unknown camera source {name!r}: {_KINDS_HELP}")
+    return kind
+
+
+def parse_source_spec(spec: str | dict) -> dict[str, Any]:
+    """The spec as a complete dict {"kind": ..., options...}; SourceConfigError if it is wrong."""
+    if isinstance(spec, str):
+        head, _, rest = spec.strip().partition(":")
+        kind = _kind(head)
+        options: dict[str, Any] = {}
+        if rest:
+            if kind == "picamera":
+                options["camera"] = rest
+            elif kind == "usb":
+                options["device"] = rest
+            else:
+                options["path"] = rest
+    elif isinstance(spec, dict):
+        if "kind" not in spec:
+            raise SourceConfigError(f"camera source {spec!r} has no 'kind': {_KINDS_HELP}")
+        kind = _kind(spec["kind"])
+        options = {k: v for k, v in spec.items() if k != "kind"}
+        unknown = sorted(set(options) - set(_OPTIONS[kind]))
+        if unknown:
+            raise SourceConfigError(f"camera source {kind!r} has no setting {', '.join(map(repr, unknown))}: "
+                                    f"it takes {', '.join(_OPTIONS[kind])}")
+    else:
+        raise SourceConfigError(f"camera source must be text or a table of settings, got {spec!r}")
+    full = {"kind": kind, **_OPTIONS[kind], **options}
+    return _checked(full)
+
+
+def _checked(spec: dict[str, Any]) -> dict[str, Any]:
+    kind = spec["kind"]
+    try:
+        if kind == "picamera":
+            spec["camera"] = int(spec["camera"])
+            width, height = spec["size"]
+            spec["size"] = (int(width), int(height))
+            spec["timeout"] = float(spec["timeout"])
+        elif kind == "usb":
+            device = spec["device"]
+            spec["device"] = int(device) if str(device).strip().isdigit() else str(device)
+            for key in ("width", "height"):
+                spec[key] = None if spec[key] is None else int(spec[key])
+            spec["fps"] = None if spec["fps"] is None else float(spec["fps"])
+        else:
+            if not spec["path"]:
+                raise SourceConfigError("a replay source needs a path: 'replay:/path/to/images-or-video'")
+            spec["path"] = str(spec["path"])
+            spec["fps"] = None if spec["fps"] is None else float(spec["fps"])
+            spec["loop"], spec["pace"] = bool(spec["loop"]), bool(spec["pace"])
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, SourceConfigError):
+            raise
+        raise SourceConfigError(f"camera source {kind!r} has a bad setting: {exc}") from exc
+    return spec
+
+
+def describe_source(spec: str | dict) -> str:
+    """A name for messages: 'the Pi camera', 'USB camera 0', 'replay of shots/'."""
+    full = parse_source_spec(spec)
+    if full["kind"] == "picamera":
+        return "the Pi camera" if full["camera"] == 0 else f"Pi camera {full['camera']}"
+    if full["kind"] == "usb":
+        return f"USB camera {full['device']}"
+    return f"replay of {full['path']}"
+
+
+def open_source(spec: str | dict) -> FrameSource:
+    """Open the source the config names. Backends are imported here, only when chosen."""
+    full = parse_source_spec(spec)
+    if full["kind"] == "picamera":
+        from .picamera import PiCameraSource
+        return PiCameraSource(full["size"], camera_num=full["camera"], autofocus=full["autofocus"],
+                              timeout=full["timeout"])
+    if full["kind"] == "usb":
+        from .opencv import OpenCVSource
+        return OpenCVSource(full["device"], width=full["width"], height=full["height"], fps=full["fps"])
+    from .replay import ReplaySource
+    return ReplaySource(full["path"], loop=full["loop"], fps=full["fps"], pace=full["pace"])
+
+
+def open_resilient(spec: str | dict, *, on_notice: Callable[[SourceNotice], None] = log_notice,
+                   **options: Any) -> ResilientSource:
+    """A ResilientSource for the config's source; a bad spec fails here, at once, not on retry."""
+    full = parse_source_spec(spec)
+    return ResilientSource(lambda: open_source(full), name=describe_source(full), on_notice=on_notice,
+                           **options)
