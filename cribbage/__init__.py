@@ -7,9 +7,12 @@ tested exhaustively. The device and vision layers import this package, never the
 from .cards import FULL_DECK, Card, check_unique, format_cards, parse_cards
 from .errors import (CribbageError, DuplicateCardError, IllegalActionError, IllegalPlayError,
                      InvalidCardError)
+from .play import PlayScore, score_play, series_count
+from .show import ScoreItem, ShowScore, score_show, show_total
 
 __all__ = [
     "Card", "FULL_DECK", "parse_cards", "check_unique", "format_cards",
     "CribbageError", "InvalidCardError", "DuplicateCardError", "IllegalPlayError",
     "IllegalActionError",
+    "ScoreItem", "ShowScore", "score_show", "show_total", "PlayScore", "score_play", "series_count",
 ]

@@ -1,0 +1,199 @@
+"""Counting a hand or crib at the show: the total, every scoring combination, and the spoken count.
+
+Rules (Hoyle in the BSD games manual; the CRIB6 and Turbo Cribbage help; Hoyle's Games Modernized):
+each fifteen 2; each pair 2 (three of a rank, a pair royal, 6; four, a double pair royal, 12); each
+run of three or more 1 a card, counted once for every way of choosing its cards, so a double run of
+three is two runs and a pair (8); a flush; his nobs, the jack of the starter's suit in the hand, 1.
+His heels (a jack turned as starter) is pegged at the cut, not at the show, so it is not counted here.
+
+Flush. Four-card hand: four cards of one suit 4, five with the starter; crib: only all five, 5.
+The same rule scales with the hand: a hand scores a flush when all its cards share a suit, one point
+a card, one more if the starter matches; a crib only when the starter matches too. Hoyle's rules of
+five-card cribbage: a flush of the three cards in hand counts three, four with the starter, and the
+crib counts a flush only of all four crib cards and the starter; seven-card cribbage counts a five-card
+hand flush as five, six with the starter (see the report in _score_flush_rule below).
+
+Breakdown: each fifteen, each pair group (kind "pair", "pair royal" or "double pair royal" with all its
+cards), each single run (kind "run", so a double run appears as its two runs plus its pair), the
+flush and his nobs. The announcement reads a run together with the pairs inside it the traditional
+way: "fifteen two, fifteen four, and a double run of three is twelve".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._score_ranks import RANK_BIT, pattern_points, pattern_templates
+from ._score_words import number_word
+from .cards import JACK, Card, parse_cards
+from .errors import DuplicateCardError, InvalidCardError
+
+HAND_SIZES = (3, 4, 5)
+CRIB_SIZE = 4
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreItem:
+    """One scoring combination of the show: its kind, the cards that make it, and its points."""
+
+    kind: str  # "fifteen", "pair", "pair royal", "double pair royal", "run", "flush", "nobs"
+    cards: tuple[Card, ...]
+    points: int
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "cards": [str(c) for c in self.cards], "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class ShowScore:
+    """A counted hand or crib: the cards, every combination that scores, the total."""
+
+    hand: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    items: tuple[ScoreItem, ...]
+    total: int
+
+    def announcement(self) -> str:
+        """The count as a player says it: 'fifteen two, fifteen four, and a pair is six'.
+
+        A hand worth nothing is 'nineteen', the traditional joke (no hand can score 19).
+        """
+        return announce(self.items)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready summary; cards in the notation of cards.py."""
+        return {
+            "total": self.total,
+            "items": [item.to_dict() for item in self.items],
+            "announcement": self.announcement(),
+            "hand": [str(c) for c in self.hand],
+            "starter": str(self.starter),
+            "crib": self.crib,
+        }
+
+
+def score_show(hand, starter, *, crib: bool = False) -> ShowScore:
+    """Count a hand (3, 4 or 5 cards) or a crib (4 cards) with this starter, with its breakdown."""
+    hand, starter = _checked(hand, starter, crib)
+    cards = sorted(hand)
+    cards.append(starter)
+    cards.sort()
+    key = 0
+    for card in cards:
+        key += RANK_BIT[card[0]]
+    items = [ScoreItem(kind, tuple(cards[i] for i in positions), points)
+             for kind, positions, points in pattern_templates(key)]
+    flush = _flush_points(hand, starter, crib)
+    if flush:
+        flushed = hand + (starter,) if flush > len(hand) else hand
+        items.append(ScoreItem("flush", tuple(sorted(flushed)), flush))
+    for card in hand:
+        if card[0] == JACK and card[1] == starter[1]:
+            items.append(ScoreItem("nobs", (card,), 1))
+    return ShowScore(hand, starter, crib, tuple(items), sum(item.points for item in items))
+
+
+def show_total(hand, starter, *, crib: bool = False) -> int:
+    """The same total as score_show(...).total, without building the breakdown."""
+    if starter.__class__ is not Card or hand.__class__ is not tuple:
+        hand, starter = _checked(hand, starter, crib)
+    n = len(hand)
+    if n not in HAND_SIZES or (crib and n != CRIB_SIZE):
+        _checked(hand, starter, crib)
+    srank, ssuit = starter
+    key = RANK_BIT[srank]
+    first_suit = hand[0][1]
+    same_suit = True
+    total = 0
+    for card in hand:
+        if card.__class__ is not Card:
+            return show_total(*_checked(hand, starter, crib), crib=crib)
+        rank, suit = card
+        key += RANK_BIT[rank]
+        if suit != first_suit:
+            same_suit = False
+        if rank == JACK and suit == ssuit:
+            total += 1  # his nobs
+    if starter in hand or len(set(hand)) != n:
+        _checked(hand, starter, crib)
+    if same_suit:
+        if ssuit == first_suit:
+            total += n + 1
+        elif not crib:
+            total += n
+    return total + pattern_points(key)
+
+
+def _flush_points(hand: tuple[Card, ...], starter: Card, crib: bool) -> int:
+    suit = hand[0][1]
+    if any(card[1] != suit for card in hand):
+        return 0
+    if starter[1] == suit:
+        return len(hand) + 1
+    return 0 if crib else len(hand)
+
+
+def _checked(hand, starter, crib: bool) -> tuple[tuple[Card, ...], Card]:
+    """Parse the cards if they are text, and check the hand's size and that no card appears twice."""
+    cards = parse_cards(hand, unique=False)
+    starter = starter if isinstance(starter, Card) else Card.parse(starter)
+    if crib and len(cards) != CRIB_SIZE:
+        raise InvalidCardError(f"a crib holds {CRIB_SIZE} cards, not {len(cards)}")
+    if len(cards) not in HAND_SIZES:
+        raise InvalidCardError(f"a hand to count holds 3, 4 or 5 cards besides the starter, "
+                               f"not {len(cards)}")
+    seen: set[Card] = set()
+    for card in cards + (starter,):
+        if card in seen:
+            what = "the starter" if card == starter else "the hand"
+            raise DuplicateCardError(f"{card} appears twice in {what}: a deck holds one {card.name}",
+                                     card)
+        seen.add(card)
+    return cards, starter
+
+
+# --- announcement -------------------------------------------------------------------------------
+
+_RUN_NAMES = {(): "a run", (2,): "a double run", (3,): "a triple run", (2, 2): "a double double run",
+              (4,): "a quadruple run"}
+_PAIR_PHRASES = {"pair": "a pair", "pair royal": "a pair royal", "double pair royal": "a double pair royal"}
+
+
+def announce(items) -> str:
+    """Spoken count of a breakdown: fifteens, pairs, runs (with the pairs inside them), flush, nobs."""
+    fifteens = [i for i in items if i.kind == "fifteen"]
+    pairs = [i for i in items if i.kind in _PAIR_PHRASES]
+    runs: dict[tuple[int, ...], list[ScoreItem]] = {}
+    for item in items:
+        if item.kind == "run":
+            runs.setdefault(tuple(sorted(c.rank for c in item.cards)), []).append(item)
+    phrases: list[tuple[str, int]] = [("fifteen", i.points) for i in fifteens]
+    run_phrases: list[tuple[str, int]] = []
+    for ranks, group in sorted(runs.items()):
+        inside = [p for p in pairs if p.cards[0].rank in ranks]
+        shape = tuple(sorted(len(p.cards) for p in inside))
+        length = number_word(len(ranks))
+        if shape in _RUN_NAMES:
+            points = sum(i.points for i in group) + sum(p.points for p in inside)
+            run_phrases.append((f"{_RUN_NAMES[shape]} of {length}", points))
+            pairs = [p for p in pairs if p not in inside]
+        else:
+            run_phrases.append((f"{number_word(len(group))} runs of {length}",
+                                sum(i.points for i in group)))
+    phrases += [(_PAIR_PHRASES[p.kind], p.points) for p in pairs]
+    phrases += run_phrases
+    phrases += [(f"a flush of {number_word(i.points)}", i.points) for i in items if i.kind == "flush"]
+    phrases += [("his nobs", i.points) for i in items if i.kind == "nobs"]
+    if not phrases:
+        return "nineteen"
+    spoken: list[str] = []
+    total = 0
+    for n, (phrase, points) in enumerate(phrases):
+        total += points
+        joiner = "and " if n == len(phrases) - 1 and n > 0 else ""
+        if phrase == "fifteen":
+            spoken.append(f"{joiner}fifteen {number_word(total)}")
+        else:
+            spoken.append(f"{joiner}{phrase} is {number_word(total)}")
+    return ", ".join(spoken)
