@@ -1,0 +1,143 @@
+"""Card face images, upright, at one fixed pixel height per deck, with an alpha mask for rounded corners.
+
+Faces come from the SVG decks when installed (rendered once with rsvg-convert, cached under .cache/),
+else from the pre-rendered held-out decks committed under vision/assets/faces/, so that tests,
+benchmarks and the demo run on a machine with only Python.  Held-out decks always load from the assets
+when those are present, so their figures are the same on every machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cribbage.cards import FULL_DECK, Card
+from vision.errors import VisionError
+from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, element_id, installed_decks, svg_file
+
+FACE_HEIGHT = 350
+ASSET_DIR = Path(__file__).resolve().parent.parent / "assets" / "faces"
+CACHE_DIR = Path(os.environ.get("MUGGINS_CACHE", Path(__file__).resolve().parents[2] / ".cache")) / "faces"
+BACK_NAME = "BACK"
+MASK_NAME = "mask.png"
+
+
+class DeckMissingError(VisionError, FileNotFoundError):
+    """A deck asked for is neither installed nor among the committed assets."""
+
+
+def card_name(card: Card | None) -> str:
+    """File stem of a face: '5H', or 'BACK' for the back."""
+    return BACK_NAME if card is None else str(card)
+
+
+def available_decks() -> tuple[str, ...]:
+    """Every deck that can be loaded here: installed SVG decks plus committed asset decks."""
+    assets = tuple(p.name for p in ASSET_DIR.iterdir() if p.is_dir()) if ASSET_DIR.is_dir() else ()
+    return tuple(sorted(set(installed_decks()) | set(assets)))
+
+
+def asset_decks() -> tuple[str, ...]:
+    """Decks whose faces are committed under vision/assets/faces."""
+    return tuple(sorted(p.name for p in ASSET_DIR.iterdir() if (p / MASK_NAME).is_file())) \
+        if ASSET_DIR.is_dir() else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def load_face(deck: str, card: Card | None) -> np.ndarray:
+    """The upright face of `card` (None: the back) of `deck` as BGRA uint8, FACE_HEIGHT rows high.
+
+    Read-only: copy before drawing on it.
+    """
+    if deck in asset_decks() and (deck in HELD_OUT_DECKS or svg_file(deck) is None):
+        face = _load_asset(deck, card)
+    elif svg_file(deck) is not None:
+        face = _load_rendered(deck, card)
+    else:
+        raise DeckMissingError(
+            f"card deck {deck!r} is not installed and not among the committed assets "
+            f"({', '.join(asset_decks()) or 'none'}): run `{INSTALL_HINT}`")
+    face.setflags(write=False)
+    return face
+
+
+def load_deck(deck: str) -> dict[Card | None, np.ndarray]:
+    """All 52 faces and the back (key None) of a deck."""
+    return {card: load_face(deck, card) for card in (*FULL_DECK, None)}
+
+
+def _load_asset(deck: str, card: Card | None) -> np.ndarray:
+    folder = ASSET_DIR / deck
+    mask = cv2.imread(str(folder / MASK_NAME), cv2.IMREAD_GRAYSCALE)
+    stem = card_name(card)
+    paths = [folder / f"{stem}{ext}" for ext in (".jpg", ".png")]
+    path = next((p for p in paths if p.is_file()), None)
+    if mask is None or path is None:
+        raise DeckMissingError(f"{folder} lacks {stem}.jpg or {MASK_NAME}: the assets are incomplete; "
+                               f"reinstall them from git, or run `{INSTALL_HINT}`")
+    bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if bgr.shape[:2] != mask.shape:
+        mask = cv2.resize(mask, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_LINEAR)
+    return np.dstack([bgr, mask])
+
+
+def _load_rendered(deck: str, card: Card | None) -> np.ndarray:
+    path = CACHE_DIR / deck / f"{card_name(card)}.png"
+    face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
+    if face is None:
+        width = _deck_width(deck)
+        face = render_element(svg_file(deck), element_id(card), FACE_HEIGHT, width)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp.png")
+        cv2.imwrite(str(tmp), face)
+        tmp.replace(path)
+    return face
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_width(deck: str) -> int:
+    """Every face of a deck gets the width of its ace of spades at FACE_HEIGHT, so all share one mask."""
+    ace = render_element(svg_file(deck), element_id(Card(1, "S")), FACE_HEIGHT)
+    return ace.shape[1]
+
+
+def render_element(svg: Path, element: str, height: int, width: int | None = None) -> np.ndarray:
+    """Render one SVG element to BGRA, trimmed to its visible pixels and resized to height (and width).
+
+    rsvg-convert's export canvas is often larger than the element, so the element is trimmed by its
+    alpha, and rendered a second time at the zoom that makes it at least `height` pixels high.
+    """
+    first = _trim(_rsvg(svg, element, 1.0))
+    zoom = 1.15 * height / first.shape[0]
+    sharp = _trim(_rsvg(svg, element, zoom)) if zoom > 1.0 else first
+    if width is None:
+        width = round(height * sharp.shape[1] / sharp.shape[0])
+    return cv2.resize(sharp, (width, height), interpolation=cv2.INTER_AREA)
+
+
+def _rsvg(svg: Path, element: str, zoom: float) -> np.ndarray:
+    tool = shutil.which("rsvg-convert")
+    if tool is None:
+        raise VisionError("rendering card art needs rsvg-convert: run `sudo apt install librsvg2-bin`")
+    done = subprocess.run([tool, "-u", "-z", f"{zoom:.4f}", "-i", element, str(svg)],
+                          capture_output=True, check=False)
+    if done.returncode != 0 or not done.stdout:
+        raise VisionError(f"rsvg-convert could not render {element!r} of {svg}: "
+                          f"{done.stderr.decode(errors='replace').strip()}")
+    image = cv2.imdecode(np.frombuffer(done.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise VisionError(f"rsvg-convert gave no RGBA image for {element!r} of {svg}")
+    return image
+
+
+def _trim(image: np.ndarray) -> np.ndarray:
+    ys, xs = np.nonzero(image[:, :, 3] > 8)
+    if len(xs) == 0:
+        raise VisionError("an SVG element rendered fully transparent")
+    return image[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
