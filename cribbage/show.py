@@ -7,11 +7,17 @@ three is two runs and a pair (8); a flush; his nobs, the jack of the starter's s
 His heels (a jack turned as starter) is pegged at the cut, not at the show, so it is not counted here.
 
 Flush. Four-card hand: four cards of one suit 4, five with the starter; crib: only all five, 5.
-The same rule scales with the hand: a hand scores a flush when all its cards share a suit, one point
-a card, one more if the starter matches; a crib only when the starter matches too. Hoyle's rules of
-five-card cribbage: a flush of the three cards in hand counts three, four with the starter, and the
-crib counts a flush only of all four crib cards and the starter; seven-card cribbage counts a five-card
-hand flush as five, six with the starter (see the report in _score_flush_rule below).
+The classic texts state the rule by card count, so it scales with the hand: a hand scores a flush
+when all its cards share a suit, one point a card, one more if the starter matches; a crib only when
+the starter matches too. Sources: Hoyle's Games (five-card cribbage, p. 250: "Three cards of the same
+suit in hand ... entitle the player to reckon that number as a flush, and also one more when the
+turn-up card happens to be of the same suit; but among professed gamesters it is not customary to
+allow flushes in crib, unless all the cards, including that turned up, are of the same suit");
+Cassell's Book of In-door Amusements (five-card: "a flush, that is, three cards of same suit 3; a full
+flush, when cards in hand and turn-up are of same suit 4"); Enquire Within Upon Everything ("When the
+cards are all of one suit, they reckon for as many points as there are cards. For a flush in the crib,
+the turned-up card must be of the same suit as those put out"). Seven-card cribbage (five kept) follows
+the same count: 5, or 6 with the starter. No flush is made of part of the hand plus the starter.
 
 Breakdown: each fifteen, each pair group (kind "pair", "pair royal" or "double pair royal" with all its
 cards), each single run (kind "run", so a double run appears as its two runs plus its pair), the

@@ -1,0 +1,104 @@
+"""Exhaustive statistics: all 12,994,800 hands against the published table, and the fast method
+cross-checked card by card against score_show."""
+
+import random
+from collections import Counter
+from math import comb
+
+import pytest
+
+from cribbage import score_show
+from cribbage.stats import (cards_of_pattern, distribution_summary, hand_distribution,
+                            pattern_distribution)
+
+# Lumetta, "Amusing Cribbage Facts" (lumetta.web.engr.illinois.edu/humor/cribbage.html), reproduced
+# in Wikipedia's "Cribbage statistics": hands (four cards and a starter) by score.
+PUBLISHED = {0: 1009008, 1: 99792, 2: 2813796, 3: 505008, 4: 2855676, 5: 697508, 6: 1800268,
+             7: 751324, 8: 1137236, 9: 361224, 10: 388740, 11: 51680, 12: 317340, 13: 19656,
+             14: 90100, 15: 9168, 16: 58248, 17: 11196, 18: 2708, 19: 0, 20: 8068, 21: 2496,
+             22: 444, 23: 356, 24: 3680, 25: 0, 26: 0, 27: 0, 28: 76, 29: 4}
+PUBLISHED_CRIBS_OF_NOTHING = 1_022_208  # Wikipedia, "Cribbage statistics"
+
+
+def test_published_table_covers_every_hand():
+    assert sum(PUBLISHED.values()) == comb(52, 4) * 48 == 12_994_800
+
+
+def test_every_four_card_hand_scores_as_published():
+    distribution = hand_distribution()
+    assert {score: distribution.get(score, 0) for score in range(30)} == PUBLISHED
+    assert max(distribution) == 29
+
+
+def test_exactly_four_hands_score_29_and_19_25_26_27_never_occur():
+    distribution = hand_distribution()
+    assert distribution[29] == 4
+    assert all(score not in distribution for score in (19, 25, 26, 27))
+
+
+def test_crib_flush_rule_gives_the_published_cribs_of_nothing():
+    cribs = hand_distribution(crib=True)
+    assert cribs[0] == PUBLISHED_CRIBS_OF_NOTHING
+    assert sum(cribs.values()) == 12_994_800
+
+
+def test_crib_differs_from_hand_only_by_four_card_flushes():
+    """A four-card flush without the starter's suit scores 4 in a hand and nothing in a crib:
+    4 suits x C(13,4) flushes x 39 starters of other suits."""
+    hands, cribs = hand_distribution(), hand_distribution(crib=True)
+    assert sum(hands.values()) == sum(cribs.values())
+    assert sum(score * n for score, n in hands.items()) - sum(score * n for score, n in cribs.items()) \
+        == 4 * 4 * comb(13, 4) * 39
+
+
+@pytest.mark.parametrize("size, hands", [(3, comb(52, 3) * 49), (5, comb(52, 5) * 47)])
+def test_three_and_five_card_hands_are_all_counted(size, hands):
+    assert sum(hand_distribution(hand_size=size).values()) == hands
+
+
+def brute_force(hand_ranks, starter_rank, crib):
+    return dict(sorted(Counter(score_show(hand, starter, crib=crib).total
+                               for hand, starter in cards_of_pattern(hand_ranks, starter_rank)).items()))
+
+
+STRUCTURAL_PATTERNS = [
+    ((5, 5, 5, 11), 5),       # the 29 hand's pattern: nobs with every suit arrangement
+    ((11, 11, 4, 6), 11),     # starter a jack, jacks in hand: never nobs
+    ((1, 3, 7, 11), 2),       # four distinct ranks with a jack: flushes and nobs together
+    ((2, 4, 6, 8), 10),       # flushes only
+    ((2, 4, 6, 8), 4),        # starter pairs a hand rank: a five-card flush is impossible
+    ((11, 11, 11, 11), 5),    # four jacks
+    ((3, 3, 4, 4), 5),        # double double run
+    ((9, 10, 11), 12),        # three-card hand
+    ((1, 2, 3, 11, 13), 11),  # five-card hand, starter a jack
+]
+
+
+@pytest.mark.parametrize("hand_ranks, starter_rank, crib",
+                         [(h, s, False) for h, s in STRUCTURAL_PATTERNS]
+                         + [(h, s, True) for h, s in STRUCTURAL_PATTERNS if len(h) == 4])
+def test_fast_counting_matches_brute_force_on_structural_patterns(hand_ranks, starter_rank, crib):
+    assert pattern_distribution(hand_ranks, starter_rank, crib=crib) == brute_force(hand_ranks, starter_rank, crib)
+
+
+def test_fast_counting_matches_brute_force_on_random_patterns():
+    rnd = random.Random(20261122)
+    checked = 0
+    while checked < 150:
+        size = rnd.choice((3, 4, 4, 4, 5))
+        ranks = [rnd.randint(1, 13) for _ in range(size)]
+        starter = rnd.randint(1, 13)
+        counts = Counter(ranks + [starter])
+        if max(counts.values()) > 4:
+            continue
+        crib = size == 4 and rnd.random() < 0.5
+        assert pattern_distribution(ranks, starter, crib=crib) == brute_force(ranks, starter, crib), \
+            (ranks, starter, crib)
+        checked += 1
+
+
+def test_summary_lists_every_score_with_mean():
+    summary = distribution_summary(hand_distribution(), crib=False)
+    assert list(summary["distribution"]) == [str(n) for n in range(30)]
+    assert summary["hands"] == 12_994_800 and summary["crib"] is False
+    assert summary["mean"] == pytest.approx(sum(s * n for s, n in PUBLISHED.items()) / 12_994_800)
