@@ -1,0 +1,205 @@
+"""The button panel: the claim dial, Muggins, Dispute and Go buttons, turned into PanelEvents.
+
+Real gpiozero devices on whatever pin factory is in use (lgpio on a Pi 5, MockFactory in tests).
+Presses become frozen PanelEvents in a thread-safe queue, so the controller reads them from its own
+single thread with `poll()` or `get()`; a `callback` may be given instead.
+
+- Turning the dial gives `dial` events with the claimed count (0..dial_max); pressing it gives a
+  `claim` with that count and sets the dial back to 0.
+- A Muggins button per side gives `muggins` (player = side) when let go; Go buttons give `go`.
+- Dispute gives `dispute` when let go after a short press, `undo` after a press held long_press_s.
+- Two Muggins buttons held together for new_game_hold_s, then let go, give `new_game` (and no muggins).
+
+Presses are debounced (a change within bounce_s of the last accepted one is contact bounce) and
+mash-proof: an action repeated within repeat_s is dropped, and an event already waiting in the queue
+is never queued twice, so mashing a button while the controller is busy leaves one event, not twenty.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from gpiozero import DigitalInputDevice, RotaryEncoder
+
+EVENT_KINDS = ("dial", "claim", "muggins", "dispute", "undo", "new_game", "go")
+
+
+@dataclass(frozen=True)
+class PanelEvent:
+    """Something a player did at the panel. player: the side (Muggins) or seat (Go); value: the count."""
+
+    kind: str
+    player: int | None = None
+    value: int | None = None
+
+
+class Panel:
+    """The panel's inputs as gpiozero devices, delivering PanelEvents."""
+
+    def __init__(self, config, pin_factory=None, callback: Callable[[PanelEvent], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.config = config
+        self.callback = callback
+        self.clock = clock
+        self.dial = 0
+        self.closed = False
+        self._cond = threading.Condition()
+        self._pending: deque[PanelEvent] = deque()
+        self._last_change: dict[str, float] = {}
+        self._down: dict[str, float] = {}        # role -> time it was pressed
+        self._last_action: dict[str, float] = {}
+        self._combo_start: float | None = None
+        self._combo_roles: set[str] = set()
+        self._devices: list = []
+        bounce = config.bounce_s or None
+        try:
+            # The encoder's own state machine rejects bounce; a bounce_time on it would drop real steps.
+            self.encoder = self._add(RotaryEncoder(config.encoder_a, config.encoder_b, max_steps=0,
+                                                   pin_factory=pin_factory))
+            self.encoder.when_rotated_clockwise = lambda: self._turn(+1)
+            self.encoder.when_rotated_counter_clockwise = lambda: self._turn(-1)
+            # Buttons are DigitalInputDevices: gpiozero's Button adds a hold thread per button, but
+            # long presses are timed here (on `clock`), so that thread would only cost a wake-up
+            # every 0.1 s and a slow close.
+            self.buttons: dict[str, DigitalInputDevice] = {}
+            roles = [("dial", config.encoder_button), ("dispute", config.dispute)]
+            roles += [(f"muggins{i}", p) for i, p in enumerate(config.muggins)]
+            roles += [(f"go{i}", p) for i, p in enumerate(config.go)]
+            for role, pin in roles:
+                button = self._add(DigitalInputDevice(pin, pull_up=True, bounce_time=bounce,
+                                                         pin_factory=pin_factory))
+                button.when_activated = lambda role=role: self._change(role, True)
+                button.when_deactivated = lambda role=role: self._change(role, False)
+                self.buttons[role] = button
+        except BaseException:
+            self.close()
+            raise
+
+    def _add(self, device):
+        self._devices.append(device)
+        return device
+
+    # -- reading events ------------------------------------------------------------------------
+
+    def poll(self) -> list[PanelEvent]:
+        """Every waiting event, oldest first; never blocks."""
+        with self._cond:
+            events = list(self._pending)
+            self._pending.clear()
+        return events
+
+    def get(self, timeout: float | None = None) -> PanelEvent | None:
+        """The next event, waiting up to timeout seconds (None: until one comes or the panel closes)."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._pending or self.closed, timeout):
+                return None
+            return self._pending.popleft() if self._pending else None
+
+    def events(self, timeout: float | None = None) -> Iterator[PanelEvent]:
+        """Events as they come, until the panel is closed (or nothing came for timeout seconds)."""
+        while True:
+            event = self.get(timeout)
+            if event is None:
+                return
+            yield event
+
+    def reset_dial(self, value: int = 0) -> None:
+        """Set the claimed count shown by the dial (e.g. 0 when a new count begins)."""
+        self.dial = max(0, min(self.config.dial_max, int(value)))
+
+    # -- turning gpiozero callbacks into events -----------------------------------------------
+
+    def _turn(self, step: int) -> None:
+        value = max(0, min(self.config.dial_max, self.dial + step))
+        if value != self.dial:
+            self.dial = value
+            self._emit(PanelEvent("dial", value=value))
+
+    def _change(self, role: str, pressed: bool) -> None:
+        now = self.clock()
+        last = self._last_change.get(role)
+        if last is not None and now - last < self.config.bounce_s:
+            return  # contact bounce
+        if pressed == (role in self._down):
+            return  # no real change (a bounce's second half)
+        self._last_change[role] = now
+        if pressed:
+            self._down[role] = now
+            self._pressed(role, now)
+        else:
+            held = now - self._down.pop(role)
+            self._released(role, now, held)
+
+    def _pressed(self, role: str, now: float) -> None:
+        if role == "dial":
+            if self._allowed(role, now):
+                value, self.dial = self.dial, 0
+                self._emit(PanelEvent("claim", value=value))
+        elif role.startswith("go"):
+            if self._allowed(role, now):
+                self._emit(PanelEvent("go", player=int(role[2:])))
+        elif role.startswith("muggins"):
+            held = {r for r in self._down if r.startswith("muggins")}
+            if len(held) >= 2 and self._combo_start is None:
+                self._combo_start = now
+            if self._combo_start is not None:
+                self._combo_roles |= held
+
+    def _released(self, role: str, now: float, held: float) -> None:
+        if role == "dispute":
+            if held >= self.config.long_press_s:
+                if self._allowed("undo", now):
+                    self._emit(PanelEvent("undo"))
+            elif self._allowed(role, now):
+                self._emit(PanelEvent("dispute"))
+        elif role.startswith("muggins"):
+            if role in self._combo_roles:
+                if self._combo_start is not None and now - self._combo_start >= self.config.new_game_hold_s:
+                    self._emit(PanelEvent("new_game"))
+                self._combo_start = None  # the combination ends when either button is let go
+                self._combo_roles.discard(role)
+            elif self._allowed(role, now):
+                self._emit(PanelEvent("muggins", player=int(role[7:])))
+
+    def _allowed(self, role: str, now: float) -> bool:
+        """Mash guard: one action per role per repeat_s."""
+        last = self._last_action.get(role)
+        if last is not None and now - last < self.config.repeat_s:
+            return False
+        self._last_action[role] = now
+        return True
+
+    def _emit(self, event: PanelEvent) -> None:
+        if self.callback is not None:
+            self.callback(event)
+            return
+        with self._cond:
+            if event.kind == "dial":  # only the latest dial position matters
+                self._pending = deque(e for e in self._pending if e.kind != "dial")
+            elif event in self._pending:
+                return
+            self._pending.append(event)
+            self._cond.notify_all()
+
+    # -- lifetime ------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release every pin; harmless twice. A get() waiting returns None."""
+        with self._cond:
+            if self.closed:
+                return
+            self.closed = True
+            self._cond.notify_all()
+        for device in reversed(self._devices):
+            device.close()
+        self._devices.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
