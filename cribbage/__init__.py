@@ -7,6 +7,7 @@ tested exhaustively. The device and vision layers import this package, never the
 from .cards import FULL_DECK, Card, check_unique, format_cards, parse_cards
 from .errors import (CribbageError, DuplicateCardError, IllegalActionError, IllegalPlayError,
                      InvalidCardError)
+from .coach import LayAway, lay_aways
 from .play import PlayScore, score_play, series_count
 from .show import ScoreItem, ShowScore, score_show, show_total
 
@@ -15,4 +16,5 @@ __all__ = [
     "CribbageError", "InvalidCardError", "DuplicateCardError", "IllegalPlayError",
     "IllegalActionError",
     "ScoreItem", "ShowScore", "score_show", "show_total", "PlayScore", "score_play", "series_count",
+    "LayAway", "lay_aways",
 ]
