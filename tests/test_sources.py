@@ -214,8 +214,8 @@ class FakePicamera2:
     def global_camera_info(cls):
         return cls.cameras
 
-    def create_video_configuration(self, main):
-        return {"main": main}
+    def create_video_configuration(self, main, controls=None):
+        return {"main": main, "controls": controls}
 
     def configure(self, config):
         self.calls.append(("configure", config))
@@ -264,10 +264,16 @@ def test_picamera_is_configured_for_bgr_frames_and_continuous_autofocus(fake_pic
     with open_source({"kind": "picamera", "size": [640, 480]}) as source:
         frame = source.read()
     camera = fake_picamera2.made[0]
-    assert camera.calls[0] == ("configure", {"main": {"size": (640, 480), "format": "RGB888"}})
+    assert camera.calls[0] == ("configure", {"main": {"size": (640, 480), "format": "RGB888"}, "controls": {}})
     assert ("set_controls", {"AfMode": 2}) in camera.calls
     assert frame.image.shape == (480, 640, 3)
     assert camera.calls[-2:] == [("stop",), ("close",)]
+
+
+def test_picamera_takes_size_and_rate_from_the_camera_config(fake_picamera2):
+    open_source("picamera", size=(800, 600), fps=15).close()
+    config = fake_picamera2.made[0].calls[0][1]
+    assert config == {"main": {"size": (800, 600), "format": "RGB888"}, "controls": {"FrameRate": 15.0}}
 
 
 def test_picamera_without_autofocus_is_not_asked_for_it(fake_picamera2, monkeypatch):
@@ -302,6 +308,15 @@ def test_spec_strings_and_dicts():
     replay = parse_source_spec({"kind": "replay", "path": "shots", "loop": True, "fps": 5})
     assert replay == {"kind": "replay", "path": "shots", "loop": True, "fps": 5.0, "pace": False}
     assert describe_source("usb:0") == "USB camera 0"
+
+
+def test_size_and_rate_fill_in_what_the_spec_leaves_unset():
+    usb = parse_source_spec("usb:1", size=(640, 480), fps=15)
+    assert (usb["width"], usb["height"], usb["fps"]) == (640, 480, 15.0)
+    usb = parse_source_spec({"kind": "usb", "width": 320}, size=(640, 480))
+    assert (usb["width"], usb["height"]) == (320, 480)
+    assert parse_source_spec("picamera", size=(800, 600))["size"] == (800, 600)
+    assert parse_source_spec("replay:x.mp4", size=(800, 600), fps=15)["fps"] is None  # a replay keeps its own
 
 
 @pytest.mark.parametrize("spec, message", [

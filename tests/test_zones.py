@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.errors import VisionError
-from vision.zones import CENTRE, CRIB, ZoneError, Zones, default_zones, seat, seat_number
+from vision.zones import CENTRE, CRIB, ZoneError, Zones, default_zones, seat, seat_number, zones_for_game
 
 SQUARE = [[0, 0], [10, 0], [10, 10], [0, 10]]
 
@@ -147,3 +147,21 @@ def test_four_players_sit_clockwise_with_partners_opposite():
 def test_default_layout_refuses_what_it_cannot_lay_out(players, size):
     with pytest.raises(ZoneError):
         default_zones(*size, players)
+
+
+def test_a_game_without_zones_in_its_config_gets_the_default_layout():
+    zones = zones_for_game({}, 1280, 720, 3)
+    assert zones.to_config() == default_zones(1280, 720, 3).to_config()
+
+
+def test_a_game_gets_its_configured_zones_when_they_fit():
+    zones = zones_for_game(simple_config(), 640, 480, 2)
+    assert zones.zone_of((5, 25)) == "seat:0"
+
+
+def test_configured_zones_must_match_the_players_and_the_frame():
+    with pytest.raises(ZoneError, match="2 seats but the game has 3 players"):
+        zones_for_game(simple_config(), 640, 480, 3)
+    far_away = {**simple_config(), "centre": shifted(SQUARE, dx=2000)}
+    with pytest.raises(ZoneError, match="'centre' lies outside the 640x480 frame"):
+        zones_for_game(far_away, 640, 480, 2)

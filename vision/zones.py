@@ -211,3 +211,25 @@ def default_zones(width: int, height: int, players: int = 2, *, crib: bool = Fal
     else:
         zones[CENTRE] = _rect(0.3 * w, middle[0], 0.7 * w, middle[1])
     return Zones.from_config(zones)
+
+
+def zones_for_game(config: Mapping[str, Iterable] | None, width: int, height: int, players: int,
+                   *, crib: bool = False) -> Zones:
+    """The zones to play with: the config's if it has any, else the default layout.
+
+    Config zones are checked against the game: one seat per player, and every zone at least
+    partly inside the width x height frame (else they were drawn for another camera setting).
+    """
+    if not config:
+        return default_zones(width, height, players, crib=crib)
+    zones = Zones.from_config(config)
+    if zones.players != players:
+        raise ZoneError(f"the zones have {zones.players} seats but the game has {players} players: "
+                        "run `muggins calibrate` to draw them again")
+    for name, poly in zones.polygons.items():
+        if (poly[:, 0].max() < 0 or poly[:, 1].max() < 0
+                or poly[:, 0].min() > width or poly[:, 1].min() > height):
+            raise ZoneError(f"zone {name!r} lies outside the {width}x{height} frame: were the zones drawn "
+                            "at another resolution? run `muggins calibrate`")
+    return zones
+

@@ -21,7 +21,7 @@ __all__ = ["DARK_THRESHOLD", "Frame", "FrameSource", "ResilientSource", "SourceC
 
 #: Options each kind accepts in the dict form, with their defaults.
 _OPTIONS: dict[str, dict[str, Any]] = {
-    "picamera": {"camera": 0, "size": (1280, 720), "autofocus": True, "timeout": 3.0},
+    "picamera": {"camera": 0, "size": (1280, 720), "fps": None, "autofocus": True, "timeout": 3.0},
     "usb": {"device": 0, "width": None, "height": None, "fps": None},
     "replay": {"path": None, "loop": False, "fps": None, "pace": False},
 }
@@ -36,20 +36,16 @@ def _kind(name: Any) -> str:
     return kind
 
 
-def parse_source_spec(spec: str | dict) -> dict[str, Any]:
-    """The spec as a complete dict {"kind": ..., options...}; SourceConfigError if it is wrong."""
+def _given(spec: str | dict) -> tuple[str, dict[str, Any]]:
+    """The kind and the options the spec itself sets (no defaults yet)."""
     if isinstance(spec, str):
         head, _, rest = spec.strip().partition(":")
         kind = _kind(head)
         options: dict[str, Any] = {}
         if rest:
-            if kind == "picamera":
-                options["camera"] = rest
-            elif kind == "usb":
-                options["device"] = rest
-            else:
-                options["path"] = rest
-    elif isinstance(spec, dict):
+            options[{"picamera": "camera", "usb": "device", "replay": "path"}[kind]] = rest
+        return kind, options
+    if isinstance(spec, dict):
         if "kind" not in spec:
             raise SourceConfigError(f"camera source {spec!r} has no 'kind': {_KINDS_HELP}")
         kind = _kind(spec["kind"])
@@ -58,10 +54,30 @@ def parse_source_spec(spec: str | dict) -> dict[str, Any]:
         if unknown:
             raise SourceConfigError(f"camera source {kind!r} has no setting {', '.join(map(repr, unknown))}: "
                                     f"it takes {', '.join(_OPTIONS[kind])}")
-    else:
-        raise SourceConfigError(f"camera source must be text or a table of settings, got {spec!r}")
-    full = {"kind": kind, **_OPTIONS[kind], **options}
-    return _checked(full)
+        return kind, options
+    raise SourceConfigError(f"camera source must be text or a table of settings, got {spec!r}")
+
+
+def parse_source_spec(spec: str | dict, *, size: tuple[int, int] | None = None,
+                      fps: float | None = None) -> dict[str, Any]:
+    """The spec as a complete dict {"kind": ..., options...}; SourceConfigError if it is wrong.
+
+    size (width, height) and fps fill in what a camera spec leaves unset (the config's
+    [camera] resolution and fps); replays keep their own rate and size.
+    """
+    kind, options = _given(spec)
+    if kind == "picamera":
+        if size is not None:
+            options.setdefault("size", size)
+        if fps is not None:
+            options.setdefault("fps", fps)
+    elif kind == "usb":
+        if size is not None:
+            options.setdefault("width", size[0])
+            options.setdefault("height", size[1])
+        if fps is not None:
+            options.setdefault("fps", fps)
+    return _checked({"kind": kind, **_OPTIONS[kind], **options})
 
 
 def _checked(spec: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +88,7 @@ def _checked(spec: dict[str, Any]) -> dict[str, Any]:
             width, height = spec["size"]
             spec["size"] = (int(width), int(height))
             spec["timeout"] = float(spec["timeout"])
+            spec["fps"] = None if spec["fps"] is None else float(spec["fps"])
         elif kind == "usb":
             device = spec["device"]
             spec["device"] = int(device) if str(device).strip().isdigit() else str(device)
@@ -101,13 +118,16 @@ def describe_source(spec: str | dict) -> str:
     return f"replay of {full['path']}"
 
 
-def open_source(spec: str | dict) -> FrameSource:
-    """Open the source the config names. Backends are imported here, only when chosen."""
-    full = parse_source_spec(spec)
+def open_source(spec: str | dict, *, size: tuple[int, int] | None = None,
+                fps: float | None = None) -> FrameSource:
+    """Open the source the config names (size and fps as in parse_source_spec).
+
+    Backends are imported here, only when chosen."""
+    full = parse_source_spec(spec, size=size, fps=fps)
     if full["kind"] == "picamera":
         from .picamera import PiCameraSource
-        return PiCameraSource(full["size"], camera_num=full["camera"], autofocus=full["autofocus"],
-                              timeout=full["timeout"])
+        return PiCameraSource(full["size"], camera_num=full["camera"], fps=full["fps"],
+                              autofocus=full["autofocus"], timeout=full["timeout"])
     if full["kind"] == "usb":
         from .opencv import OpenCVSource
         return OpenCVSource(full["device"], width=full["width"], height=full["height"], fps=full["fps"])
@@ -115,9 +135,12 @@ def open_source(spec: str | dict) -> FrameSource:
     return ReplaySource(full["path"], loop=full["loop"], fps=full["fps"], pace=full["pace"])
 
 
-def open_resilient(spec: str | dict, *, on_notice: Callable[[SourceNotice], None] = log_notice,
+def open_resilient(spec: str | dict, *, size: tuple[int, int] | None = None, fps: float | None = None,
+                   on_notice: Callable[[SourceNotice], None] = log_notice,
                    **options: Any) -> ResilientSource:
-    """A ResilientSource for the config's source; a bad spec fails here, at once, not on retry."""
-    full = parse_source_spec(spec)
+    """A ResilientSource for the config's source; a bad spec fails here, at once, not on retry.
+
+    options go to ResilientSource (delays, dark_threshold, ...)."""
+    full = parse_source_spec(spec, size=size, fps=fps)
     return ResilientSource(lambda: open_source(full), name=describe_source(full), on_notice=on_notice,
                            **options)

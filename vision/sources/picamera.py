@@ -30,11 +30,12 @@ class PiCameraSource(FrameSource):
     """Frames from a Pi camera as BGR arrays.
 
     size: (width, height) of the frames. camera_num: which camera on a Pi with two.
+    fps: frame rate to ask for (None: the camera's default).
     autofocus: continuous autofocus where the camera has it (Camera Module 3); others ignore it.
     timeout: seconds to wait for a frame before calling the camera stalled (CameraError).
     """
 
-    def __init__(self, size: tuple[int, int] = (1280, 720), *, camera_num: int = 0,
+    def __init__(self, size: tuple[int, int] = (1280, 720), *, camera_num: int = 0, fps: float | None = None,
                  autofocus: bool = True, timeout: float = 3.0) -> None:
         super().__init__()
         self.name = "Pi camera" if camera_num == 0 else f"Pi camera {camera_num}"
@@ -55,7 +56,8 @@ class PiCameraSource(FrameSource):
             self._camera = Picamera2(camera_num)
             # RGB888 is stored B, G, R per pixel: exactly OpenCV's BGR order.
             config = self._camera.create_video_configuration(
-                main={"size": (int(size[0]), int(size[1])), "format": "RGB888"})
+                main={"size": (int(size[0]), int(size[1])), "format": "RGB888"},
+                controls={"FrameRate": float(fps)} if fps else {})
             self._camera.configure(config)
             self._camera.start()
             if autofocus and "AfMode" in self._camera.camera_controls:
