@@ -147,16 +147,24 @@ def test_a_brief_duplicate_is_not_reported():
 
 
 def test_unreadable_cards_are_counted_per_zone_with_an_event_each():
-    t = tracker(appear_k=2, appear_n=3, leave_after=2)
+    t = tracker(appear_k=2, appear_n=3, leave_after=5)
     two_blank = [rec(None, "seat:1", 0), rec(None, "seat:1", 2), rec("AD", "seat:1", 4)]
     events = run(t, [two_blank] * 3)
     assert kinds(events) == [("appeared", "seat:1", "AD"), ("unreadable", "seat:1", None),
                              ("unreadable", "seat:1", None)]
     assert t.state.unreadable["seat:1"] == 2 and t.state.unreadable["seat:0"] == 0
-    # one of them is read at last: the count drops, the card appears
-    run(t, [[rec(None, "seat:1", 0), rec("KC", "seat:1", 2), rec("AD", "seat:1", 4)]] * 3, start=3)
+    # one of them is read at last: the card appears and, in the same frame, the count drops
+    events = run(t, [[rec(None, "seat:1", 0), rec("KC", "seat:1", 2), rec("AD", "seat:1", 4)]] * 2, start=3)
+    assert kinds(events) == [("appeared", "seat:1", "KC"), ("left", "seat:1", None)]
     assert t.state.unreadable["seat:1"] == 1
     assert t.state.in_zone("seat:1") == {CAD, CKC}
+
+
+def test_a_card_read_elsewhere_does_not_clear_an_unreadable_one():
+    t = tracker(appear_k=2, appear_n=2, leave_after=5)
+    run(t, [[rec(None, "seat:1", 0)]] * 2)
+    run(t, [[rec(None, "seat:1", 0), rec("KC", "seat:0")]] * 2, start=2)
+    assert t.state.unreadable["seat:1"] == 1
 
 
 def test_cards_outside_every_zone_are_ignored():
@@ -244,16 +252,22 @@ def test_a_table_held_steady_ends_in_exactly_that_state(k_n, m, noise, table, ex
     config = TrackerConfig(appear_k=k_n[0], appear_n=k_n[1], leave_after=m)
     t = TableTracker(ZONES, config)
     replayed: dict[str, set] = {z: set() for z in ZONE_NAMES}
+    blanks = {z: 0 for z in ZONE_NAMES}
 
     def feed(frames, start):
         for i, frame in enumerate(frames, start):
             for event in t.update([rec(*placed) for placed in frame], float(i)):
                 if event.kind == "appeared":
                     replayed[event.zone].add(event.card)
+                elif event.kind == "unreadable":
+                    blanks[event.zone] += 1
+                elif event.kind == "left" and event.card is None:
+                    blanks[event.zone] -= 1
                 elif event.kind == "left":
                     replayed[event.zone].discard(event.card)
             # the events alone always rebuild the state
             assert {z: frozenset(c) for z, c in replayed.items()} == dict(t.state.cards)
+            assert blanks == dict(t.state.unreadable)
 
     feed(noise, 0)
     feed([table] * (config.hold_frames + extra), len(noise))

@@ -78,7 +78,8 @@ class ZoneEvent:
     """A change of the stable table.
 
     kind: "appeared" (card now lies in zone), "left" (card no longer there: taken, turned
-          face down, or moved: then an "appeared" elsewhere follows at once),
+          face down, or moved: then an "appeared" elsewhere follows at once; card None: one
+          unreadable card fewer, gone or read at last),
           "unreadable" (one more card lies in zone that cannot be read; card is None),
           "duplicate" (card seen in zone and other_zone at once, the same zone twice if both
           copies lie there: two decks, or a misread).
@@ -181,12 +182,25 @@ class TableTracker:
         places, blanks = self._observe(recognitions)
         self.frames += 1
         events: list[ZoneEvent] = []
-        seen_cards = Counter(places)
-        self._step(self._cards, set(seen_cards), timestamp, events, card_of=lambda key: key[1])
+        self._step(self._cards, set(places), timestamp, events, card_of=lambda key: key[1])
         seen_blanks = {(zone, i) for zone, n in blanks.items() for i in range(n)}
         self._step(self._blanks, seen_blanks, timestamp, events, card_of=lambda key: None)
+        self._resolve_blanks(events, blanks, timestamp)
         self._duplicates(places, timestamp, events)
         return events
+
+    def _resolve_blanks(self, events: list[ZoneEvent], blanks: Counter, timestamp: float) -> None:
+        """A card read at last replaces an unreadable one no longer seen in its zone, at once.
+
+        Otherwise the zone would hold both for leave_after frames: one card counted twice."""
+        for event in list(events):
+            if event.kind != APPEARED:
+                continue
+            unseen = sorted((i for (zone, i), t in self._blanks.items()
+                             if zone == event.zone and t.stable and i >= blanks[zone]), reverse=True)
+            if unseen:
+                self._blanks[(event.zone, unseen[0])].forget()
+                events.append(ZoneEvent(LEFT, event.zone, None, timestamp))
 
     def _observe(self, recognitions: Iterable[Recognition]) -> tuple[list[tuple[str, Card]], Counter]:
         """Zone and card of every recognition, same-card double reads merged."""
