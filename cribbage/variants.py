@@ -108,8 +108,8 @@ class Options:
             raise CribbageError(f"ending {self.ending!r}: choose one of {', '.join(ENDINGS)}")
         if self.renege not in RENEGE_RULES:
             raise CribbageError(f"renege {self.renege!r}: choose one of {', '.join(RENEGE_RULES)}")
-        if self.target is not None and not 5 <= self.target <= 1000:
-            raise CribbageError(f"target {self.target} must be between 5 and 1000")
+        if self.target is not None and not 1 <= self.target <= 1000:
+            raise CribbageError(f"target {self.target} must be between 1 and 1000")
 
     def to_dict(self) -> dict:
         return asdict(self)
