@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from vision.errors import BackendMissingError, CameraError, VisionError
-from vision.sources import (DARK_THRESHOLD, Frame, FrameSource, ResilientSource, SourceConfigError,
+from vision.sources import (DARK_THRESHOLD, Frame, FrameSource, ResilientSource, ScriptedSource,
+                            SourceConfigError,
                             SourceExhausted, describe_source, is_dark, mean_brightness,
                             open_resilient, open_source, parse_source_spec)
 from vision.sources.base import as_bgr
@@ -442,6 +443,26 @@ def test_dark_and_light_again_are_each_reported_once():
     assert [f.dark for f in delivered] == [False, True, True, True, False, False]
     assert [n.kind for n in notices] == ["dark", "lit"]
     assert "too dark to see the cards" in notices[0].message
+
+
+def test_scripted_source_delivers_and_fails_in_order():
+    source = ScriptedSource([grey(10), CameraError("gone"), grey(20)], fps=2)
+    assert source.read().image.mean() == 10
+    with pytest.raises(CameraError, match="gone"):
+        source.read()
+    frame = source.read()
+    assert (frame.index, frame.timestamp) == (1, 0.5)
+    with pytest.raises(SourceExhausted):
+        source.read()
+
+
+def test_a_camera_dying_mid_stream_behind_the_resilient_wrapper():
+    dying = ScriptedSource([grey(90), grey(90), CameraError("USB camera 0 stopped delivering frames")])
+    source, notices, _ = resilient(Plan(dying, ScriptedSource([grey(90)])))
+    results = [source.read() for _ in range(4)]
+    assert [r is not None for r in results] == [True, True, False, True]
+    assert dying.released
+    assert [n.kind for n in notices] == ["failed", "recovered"]
 
 
 def test_close_releases_the_camera_and_twice_is_harmless():

@@ -13,10 +13,11 @@ from typing import Any, Callable
 
 from .base import (DARK_THRESHOLD, Frame, FrameSource, SourceConfigError, SourceExhausted, is_dark,
                    mean_brightness)
+from .fake import ScriptedSource
 from .resilient import ResilientSource, SourceNotice, log_notice
 
 __all__ = ["DARK_THRESHOLD", "Frame", "FrameSource", "ResilientSource", "SourceConfigError",
-           "SourceExhausted", "SourceNotice", "describe_source", "is_dark", "log_notice",
+           "ScriptedSource", "SourceExhausted", "SourceNotice", "describe_source", "is_dark", "log_notice",
            "mean_brightness", "open_resilient", "open_source", "parse_source_spec"]
 
 #: Options each kind accepts in the dict form, with their defaults.
