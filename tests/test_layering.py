@@ -5,47 +5,51 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+OPTIONAL_BACKENDS = {"picamera2", "lgpio", "spidev", "torch", "libcamera"}
 
 
-def imported_top_levels(package: str) -> dict[str, set[str]]:
-    found: dict[str, set[str]] = {}
-    for path in (ROOT / package).rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                found.setdefault(name.split(".")[0], set()).add(str(path.relative_to(ROOT)))
-    return found
+def imports_of(path: Path, *, top_only: bool = False) -> set[str]:
+    """Top-level package names a module imports (anywhere in it, or only at module level)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_only else ast.walk(tree)
+    names: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def modules_of(package: str):
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+def runtime_modules():
+    """Every module the device itself may import; models/training/ runs only under `make model`."""
+    for package in ("cribbage", "vision", "device", "models"):
+        for path in modules_of(package):
+            if "training" not in path.relative_to(ROOT).parts:
+                yield path
 
 
 def test_rules_import_only_the_standard_library():
-    outside = {name: files for name, files in imported_top_levels("cribbage").items()
+    outside = {f"{p.relative_to(ROOT)}: {name}" for p in modules_of("cribbage") for name in imports_of(p)
                if name not in sys.stdlib_module_names and name != "cribbage"}
-    assert outside == {}
+    assert outside == set()
 
 
 def test_vision_does_not_import_the_device_layer():
-    assert "device" not in imported_top_levels("vision")
+    assert [str(p.relative_to(ROOT)) for p in modules_of("vision") if "device" in imports_of(p)] == []
 
 
 def test_camera_and_hardware_libraries_are_not_imported_at_module_top():
     """Optional backends are imported inside the function that chooses them, never at the top of a module."""
-    optional = {"picamera2", "lgpio", "spidev", "torch", "libcamera"}
-    offenders = []
-    for package in ("cribbage", "vision", "device", "models"):
-        for path in (ROOT / package).rglob("*.py"):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in tree.body:
-                if isinstance(node, ast.Import):
-                    names = [a.name for a in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.module:
-                    names = [node.module]
-                else:
-                    continue
-                offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in optional]
+    offenders = [f"{p.relative_to(ROOT)}: {name}" for p in runtime_modules()
+                 for name in imports_of(p, top_only=True) & OPTIONAL_BACKENDS]
     assert offenders == []
+
+
+def test_nothing_the_device_runs_imports_torch():
+    """Inference is onnxruntime only: torch may appear in models/training/ and nowhere else."""
+    assert [str(p.relative_to(ROOT)) for p in runtime_modules() if "torch" in imports_of(p)] == []
