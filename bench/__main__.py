@@ -11,7 +11,7 @@ from bench.machine import describe
 
 
 def main(argv: list[str]) -> int:
-    names = sorted(m.name[len("bench_"):] for m in pkgutil.iter_modules([str(Path(__file__).parent))
+    names = sorted(m.name[len("bench_"):] for m in pkgutil.iter_modules([str(Path(__file__).parent)])
                    if m.name.startswith("bench_"))
     chosen = argv or names
     unknown = [n for n in chosen if n not in names]
