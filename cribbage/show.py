@@ -28,6 +28,7 @@ way: "fifteen two, fifteen four, and a double run of three is twelve".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ._score_ranks import RANK_BIT, pattern_points, pattern_templates
 from ._score_words import number_word
@@ -81,63 +82,77 @@ class ShowScore:
 
 def score_show(hand, starter, *, crib: bool = False) -> ShowScore:
     """Count a hand (3, 4 or 5 cards) or a crib (4 cards) with this starter, with its breakdown."""
-    hand, starter = _checked(hand, starter, crib)
-    cards = sorted(hand)
-    cards.append(starter)
-    cards.sort()
+    if not _plain(hand, starter, crib):
+        hand, starter = _checked(hand, starter, crib)
+    cards = sorted(hand + (starter,))
     key = 0
     for card in cards:
         key += RANK_BIT[card[0]]
-    items = [ScoreItem(kind, tuple(cards[i] for i in positions), points)
-             for kind, positions, points in pattern_templates(key)]
-    flush = _flush_points(hand, starter, crib)
-    if flush:
-        flushed = hand + (starter,) if flush > len(hand) else hand
-        items.append(ScoreItem("flush", tuple(sorted(flushed)), flush))
+    items = [ScoreItem(kind, pick(cards), points) for kind, pick, points in _compiled(key)]
+    total = pattern_points(key)
+    suit = hand[0][1]
+    for card in hand:
+        if card[1] != suit:
+            break
+    else:
+        flush = len(hand) + 1 if starter[1] == suit else 0 if crib else len(hand)
+        if flush:
+            items.append(ScoreItem("flush", tuple(sorted(hand + (starter,) if flush > len(hand) else hand)),
+                                   flush))
+            total += flush
     for card in hand:
         if card[0] == JACK and card[1] == starter[1]:
             items.append(ScoreItem("nobs", (card,), 1))
-    return ShowScore(hand, starter, crib, tuple(items), sum(item.points for item in items))
+            total += 1
+    return ShowScore(hand, starter, crib, tuple(items), total)
 
 
 def show_total(hand, starter, *, crib: bool = False) -> int:
     """The same total as score_show(...).total, without building the breakdown."""
-    if starter.__class__ is not Card or hand.__class__ is not tuple:
+    if not _plain(hand, starter, crib):
         hand, starter = _checked(hand, starter, crib)
-    n = len(hand)
-    if n not in HAND_SIZES or (crib and n != CRIB_SIZE):
-        _checked(hand, starter, crib)
     srank, ssuit = starter
     key = RANK_BIT[srank]
     first_suit = hand[0][1]
     same_suit = True
     total = 0
-    for card in hand:
-        if card.__class__ is not Card:
-            return show_total(*_checked(hand, starter, crib), crib=crib)
-        rank, suit = card
+    for rank, suit in hand:
         key += RANK_BIT[rank]
         if suit != first_suit:
             same_suit = False
         if rank == JACK and suit == ssuit:
             total += 1  # his nobs
-    if starter in hand or len(set(hand)) != n:
-        _checked(hand, starter, crib)
     if same_suit:
         if ssuit == first_suit:
-            total += n + 1
+            total += len(hand) + 1
         elif not crib:
-            total += n
+            total += len(hand)
     return total + pattern_points(key)
 
 
-def _flush_points(hand: tuple[Card, ...], starter: Card, crib: bool) -> int:
-    suit = hand[0][1]
-    if any(card[1] != suit for card in hand):
-        return 0
-    if starter[1] == suit:
-        return len(hand) + 1
-    return 0 if crib else len(hand)
+def _plain(hand, starter, crib: bool) -> bool:
+    """True when the input is already a tuple of distinct Cards of a countable size (the fast path)."""
+    if starter.__class__ is not Card or hand.__class__ is not tuple:
+        return False
+    n = len(hand)
+    if n != CRIB_SIZE and (crib or n not in HAND_SIZES):
+        return False
+    for card in hand:
+        if card.__class__ is not Card:
+            return False
+    return starter not in hand and len(set(hand)) == n
+
+
+_compiled_templates: dict[int, tuple] = {}
+
+
+def _compiled(key: int) -> tuple:
+    """The pattern's templates with each position list turned into an itemgetter (memoised)."""
+    compiled = _compiled_templates.get(key)
+    if compiled is None:
+        compiled = _compiled_templates[key] = tuple(
+            (kind, itemgetter(*positions), points) for kind, positions, points in pattern_templates(key))
+    return compiled
 
 
 def _checked(hand, starter, crib: bool) -> tuple[tuple[Card, ...], Card]:
