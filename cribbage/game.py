@@ -182,7 +182,7 @@ class Game:
             "show_turn": self.show_turn,
             "shown": dict(self._show.shown) if self._show else None,
             "muggins": self._show.muggins if self._show else None,
-            "result": self._result, "cuts": dict(self._cuts),
+            "result": self._result, "cuts": dict(self._cuts), "cutting": set(self._cutting),
         }
 
     # --- cut for deal -----------------------------------------------------------------------------
@@ -472,11 +472,10 @@ class Game:
     def new_game(self) -> tuple[ev.Event, ...]:
         """The next game of the match: scores back to nothing, the loser of the last game deals."""
         self.verify_new_game()
-        won = self._seat(self._result.winner)
-        v = self._variant
-        losers = [s for s in range(1, v.players + 1)]
-        order = [(won + i) % v.players for i in losers]
-        loser = min(order, key=lambda s: self._pegs[v.side_of(s)].front)
+        won, v = self._seat(self._result.winner), self._variant
+        others = [(won + i) % v.players for i in range(1, v.players)]
+        # the lowest score; among partners (or a tie) the first to the winner's left
+        loser = min(others, key=lambda s: self._pegs[v.side_of(s)].front)
 
         def run():
             self._emit(ev.GameStarted(v.name, self._players, self._options, self._game_no + 1))

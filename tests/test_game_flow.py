@@ -6,7 +6,7 @@ turned is two for his heels, the game ends the moment a peg reaches the target, 
 
 import pytest
 
-from cribbage import Card, DuplicateCardError, IllegalActionError
+from cribbage import DuplicateCardError, IllegalActionError
 from cribbage import events as ev
 from cribbage.game import Game, Pegs
 from cribbage.variants import Options

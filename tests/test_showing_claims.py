@@ -8,9 +8,7 @@ import pytest
 
 from cribbage import DuplicateCardError, IllegalActionError
 from cribbage import events as ev
-from cribbage.game import Game
 from cribbage.show import score_show
-from cribbage.variants import Options
 from test_game_flow import at_play, kinds, play_all
 
 BOB = ["5C", "5D", "TC", "4S"]
