@@ -10,6 +10,8 @@ from .errors import (CribbageError, DuplicateCardError, IllegalActionError, Ille
 from .coach import LayAway, lay_aways
 from .play import PlayScore, score_play, series_count
 from .show import ScoreItem, ShowScore, score_show, show_total
+from .variants import VARIANTS, Options, Variant
+from .game import Game
 
 __all__ = [
     "Card", "FULL_DECK", "parse_cards", "check_unique", "format_cards",
@@ -17,4 +19,5 @@ __all__ = [
     "IllegalActionError",
     "ScoreItem", "ShowScore", "score_show", "show_total", "PlayScore", "score_play", "series_count",
     "LayAway", "lay_aways",
+    "Game", "Options", "Variant", "VARIANTS",
 ]
