@@ -47,6 +47,9 @@ class Game:
     def __init__(self, players: Sequence[str], variant: str | Variant = "six-card",
                  options: Options | None = None):
         variant = variant if isinstance(variant, Variant) else variant_named(variant)
+        if variant_named(variant.name) != variant:
+            raise CribbageError(f"variant {variant.name!r} differs from the registered one: "
+                                f"journals name their variant, so add new ones to VARIANTS")
         players = tuple(players)
         if len(players) != variant.players:
             raise CribbageError(f"{variant.name} is played by {variant.players} players, "
@@ -105,6 +108,14 @@ class Game:
     @property
     def dealer(self) -> str | None:
         return None if self._dealer is None else self._players[self._dealer]
+
+    @property
+    def next_dealer(self) -> str | None:
+        """Who deals the coming round (while the device waits for the deal), else None."""
+        if self._phase != "deal":
+            return None
+        seat = self._dealer if self._round_no == 0 else self._left_of(self._dealer)
+        return self._players[seat]
 
     @property
     def round_no(self) -> int:
@@ -244,7 +255,7 @@ class Game:
         return self._act(self._do_start_round)
 
     def _do_start_round(self) -> None:
-        dealer = self._dealer if self._round_no == 0 else self._left_of(self._dealer)
+        dealer = self._seat(self.next_dealer)
         self._emit(ev.RoundStarted(self._players[dealer], self._round_no + 1))
         if self._round_no == 1 and self._variant.three_for_last:
             self._emit(ev.ThreeForLast(self._players[self._left_of(dealer)],
@@ -338,6 +349,9 @@ class Game:
         def run():
             p = self._play
             if p.series:
+                for s in p.after(p.last):      # whoever could still add has, in effect, said go
+                    if p.can_add(s):
+                        self._emit(ev.GoSaid(self._players[s], p.count, True))
                 last = self._players[p.last]
                 self._emit(ev.GoPegged(last, 1, p.count) if p.single_series else ev.LastCard(last, 1))
             self._emit(ev.PlayEnded("declared"))

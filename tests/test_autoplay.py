@@ -67,3 +67,16 @@ def test_the_actions_drive_a_fresh_game_to_the_same_events():
         action.apply(fresh)
     assert fresh.events == game.events
     assert all(isinstance(a.to_dict()["args"], list) for a in actions)
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_go_inferred_from_the_plays_pegs_exactly_as_go_buttons_do(variant):
+    for seed in range(6):
+        inferred, _ = autoplay(random.Random(seed), variant, go_buttons=False)
+        said, _ = autoplay(random.Random(seed), variant, go_buttons=True)
+        assert [e.pegs for e in inferred.events if e.pegs] == [e.pegs for e in said.events if e.pegs]
+        goes = [sorted((e.player, e.count) for e in g.events if isinstance(e, ev.GoSaid))
+                for g in (inferred, said)]
+        assert goes[0] == goes[1]
+        if variant != "five-card":     # there, the end of the one count is declared, not said
+            assert not [e for e in said.events if isinstance(e, ev.GoSaid) and e.inferred]

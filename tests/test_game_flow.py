@@ -64,7 +64,9 @@ def test_the_deal_alternates_and_rotates_to_the_left():
     g.set_dealer("Bob")
     dealers = []
     for _ in range(4):
+        coming = g.next_dealer
         dealers.append(g.start_round()[0].dealer)
+        assert coming == dealers[-1] and g.next_dealer is None
         # finish the round quickly: starter, every card, every count
         g.turn_starter("KS")
         seats = ["Ann", "Bob", "Cy"]
@@ -165,3 +167,13 @@ def test_a_new_game_waits_for_the_end_of_this_one():
     g = at_play()
     with pytest.raises(IllegalActionError, match="not over"):
         g.verify_new_game()
+
+
+def test_a_variant_must_be_the_registered_one_so_journals_replay():
+    from dataclasses import replace
+    from cribbage.errors import CribbageError
+    from cribbage.variants import SIX_CARD
+    with pytest.raises(CribbageError, match="registered"):
+        Game(["Ann", "Bob"], replace(SIX_CARD, target=91))
+    with pytest.raises(CribbageError, match="2 players, not 3"):
+        Game(["Ann", "Bob", "Cy"], SIX_CARD)
