@@ -224,3 +224,29 @@ def test_the_show_order_with_three_players_starts_at_the_dealers_left():
         g.show(player, hands[player] if not crib else ["5S", "6S", "7S", "8S"])
         g.claim(g.correct_count().total)
     assert order == [("Cy", False), ("Ann", False), ("Bob", False), ("Bob", True)]
+
+
+def test_five_card_an_unplayed_card_that_fitted_is_a_renege():
+    g = at_play(variant="five-card")
+    play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "9C")])   # 29
+    g.end_play()
+    events = g.show("Bob", ["TC", "9C", "2H"])                   # the 2H made 31
+    renege = [e for e in events if isinstance(e, ev.RenegeFound)]
+    assert renege == [ev.RenegeFound("Bob", 29, (renege[0].cards[0],), step=events[0].step)]
+    assert str(renege[0].cards[0]) == "2H"
+
+
+def test_a_partner_cannot_call_muggins_on_their_own_side():
+    g = at_play(("North", "East", "South", "West"), "four-players", dealer="West")
+    hands = {"North": ["AC", "2C", "3C", "4C"], "East": ["AD", "2D", "3D", "4D"],
+             "South": ["AH", "2H", "3H", "4H"], "West": ["AS", "2S", "3S", "4S"]}
+    order = ["North", "East", "South", "West"]
+    for i in range(4):
+        for p in order:
+            g.play(p, hands[p][i])
+    assert g.show_turn == ("North", False)
+    g.show("North", hands["North"])
+    g.claim(g.correct_count().total - 2)
+    assert not g.can_muggins("South") and g.can_muggins("East") and g.can_muggins("West")
+    g.muggins("West")
+    assert g.pegs("East") == g.pegs("West")
