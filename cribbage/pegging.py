@@ -7,9 +7,9 @@ lead it. The last player of a count pegs one for go (two for 31 came with the ca
 player to their left who still holds cards leads the next. The last card of all pegs one, not on 31.
 Five-card cribbage plays one count only.
 
-This module keeps the state (PlayState, changed only by the apply_* functions, which replay uses
-too) and works out what a card or a go means (the *_events functions, which return event-building
-steps without changing anything).
+This module keeps the state (PlayState, changed only by its apply_* methods, which replay uses
+too), checks a card or a go (check_*), and works out what a card means (goes_before, score_card)
+without changing anything; game.py turns those answers into events.
 """
 
 from __future__ import annotations
