@@ -55,56 +55,83 @@ def pattern_templates(key: int) -> tuple[Template, ...]:
     return templates
 
 
-def _count_points(ranks: tuple[int, ...]) -> int:
-    """Count without listing: subset-sum ways to 15, pairs by rank, runs as length times multiplicity."""
-    ways = [1] + [0] * 15  # ways[s]: subsets of the cards seen so far whose values sum to s
-    counts = [0] * 15
+def _subset_sums(ranks: tuple[int, ...]) -> list[int]:
+    """sums[mask] = total value of the cards whose positions are the bits of mask."""
+    sums = [0]
     for rank in ranks:
-        counts[rank] += 1
         value = VALUE[rank]
-        for total in range(15, value - 1, -1):
-            ways[total] += ways[total - value]
-    points = 2 * ways[15]
-    for count in counts:
-        points += count * (count - 1)  # C(count, 2) pairs at 2 each
-    rank = 1
-    while rank <= 13:
-        if counts[rank]:
-            length, multiplicity = 0, 1
-            while rank <= 13 and counts[rank]:
-                length += 1
-                multiplicity *= counts[rank]
-                rank += 1
+        sums += [total + value for total in sums]
+    return sums
+
+
+def _rank_groups(ranks: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(rank, how many) for each rank present, lowest first; ranks are sorted."""
+    groups: list[list[int]] = []
+    for rank in ranks:
+        if groups and groups[-1][0] == rank:
+            groups[-1][1] += 1
+        else:
+            groups.append([rank, 1])
+    return [(rank, n) for rank, n in groups]
+
+
+def _stretches(groups: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """Maximal stretches of consecutive ranks at least three long: the runs."""
+    found: list[list[tuple[int, int]]] = []
+    current: list[tuple[int, int]] = []
+    for group in groups:
+        if current and group[0] != current[-1][0] + 1:
+            if len(current) >= 3:
+                found.append(current)
+            current = []
+        current.append(group)
+    if len(current) >= 3:
+        found.append(current)
+    return found
+
+
+def _count_points(ranks: tuple[int, ...]) -> int:
+    """Count without listing: fifteens from subset sums, pairs by rank, runs as length x multiplicity.
+    (Written flat, not with the helpers above, because it is the cold path of every fast total.)"""
+    sums = [0]
+    counts = [0] * 15  # by rank; 0 and 14 stay empty so every stretch of ranks is closed
+    for rank in ranks:
+        value = VALUE[rank]
+        sums += [total + value for total in sums]
+        counts[rank] += 1
+    points = 2 * sums.count(15)
+    length, multiplicity = 0, 1
+    for n in counts:
+        if n:
+            points += n * (n - 1)  # C(n, 2) pairs at 2 each
+            length += 1
+            multiplicity *= n
+        else:
             if length >= 3:
                 points += length * multiplicity
-        rank += 1
+            length, multiplicity = 0, 1
     return points
 
 
+# Positions of the set bits of every mask, for hands plus starter of 4, 5 or 6 cards.
+_MASK_POSITIONS = tuple(tuple(i for i in range(6) if mask >> i & 1) for mask in range(1 << 6))
+
+
 def _list_templates(ranks: tuple[int, ...]) -> tuple[Template, ...]:
-    n = len(ranks)
-    found: list[Template] = []
-    for mask in range(1, 1 << n):
-        positions = tuple(i for i in range(n) if mask >> i & 1)
-        if len(positions) >= 2 and sum(VALUE[ranks[i]] for i in positions) == 15:
-            found.append(("fifteen", positions, 2))
-    found.sort(key=lambda t: (len(t[1]), t[1]))
-    groups: dict[int, list[int]] = {}
-    for i, rank in enumerate(ranks):
-        groups.setdefault(rank, []).append(i)
-    for rank in sorted(groups):
-        if len(groups[rank]) >= 2:
-            kind, points = PAIR_KINDS[len(groups[rank])]
-            found.append((kind, tuple(groups[rank]), points))
-    present = sorted(groups)
-    start = 0
-    while start < len(present):
-        end = start
-        while end + 1 < len(present) and present[end + 1] == present[end] + 1:
-            end += 1
-        length = end - start + 1
-        if length >= 3:
-            for run in product(*(groups[r] for r in present[start:end + 1])):
-                found.append(("run", tuple(run), length))
-        start = end + 1
+    sums = _subset_sums(ranks)
+    fifteens = sorted((_MASK_POSITIONS[mask] for mask, total in enumerate(sums) if total == 15),
+                      key=lambda positions: (len(positions), positions))
+    found: list[Template] = [("fifteen", positions, 2) for positions in fifteens]
+    groups = _rank_groups(ranks)
+    first = 0
+    starts: dict[int, range] = {}
+    for rank, n in groups:
+        starts[rank] = range(first, first + n)
+        if n >= 2:
+            kind, points = PAIR_KINDS[n]
+            found.append((kind, tuple(starts[rank]), points))
+        first += n
+    for stretch in _stretches(groups):
+        for run in product(*(starts[rank] for rank, _ in stretch)):
+            found.append(("run", run, len(stretch)))
     return tuple(found)

@@ -212,9 +212,11 @@ def announce(items) -> str:
     total = 0
     for n, (phrase, points) in enumerate(phrases):
         total += points
+        if phrase == "fifteen":  # fifteens are counted bare: "fifteen two, fifteen four"
+            spoken.append(f"fifteen {number_word(total)}")
+            continue
+        said = f"another {phrase[2:]}" if n and phrases[n - 1][0] == phrase and phrase.startswith("a ") \
+            else phrase
         joiner = "and " if n == len(phrases) - 1 and n > 0 else ""
-        if phrase == "fifteen":
-            spoken.append(f"{joiner}fifteen {number_word(total)}")
-        else:
-            spoken.append(f"{joiner}{phrase} is {number_word(total)}")
+        spoken.append(f"{joiner}{said} is {number_word(total)}")
     return ", ".join(spoken)

@@ -221,6 +221,20 @@ def test_announcement_reads_the_count_the_traditional_way():
     assert count("5H 5D 5C JS", "5S").announcement().endswith("and his nobs is twenty-nine")
 
 
+def test_announcement_says_another_for_a_repeated_combination_and_no_and_before_a_fifteen():
+    assert count("9H 9D AC AS", "KH").announcement() == "a pair is two, and another pair is four"
+    assert count("AD 4C 8S 6C", "JH").announcement() == "fifteen two, fifteen four"
+
+
+def test_announcement_of_runs_with_pairs_inside_them():
+    assert count("TH TD TC JS", "QH").announcement() == "a triple run of three is fifteen"
+    assert count("TH TD JC JS", "QH").announcement() == "a double double run of three is sixteen"
+    assert count("3H 3D 3C 4S", "5D").announcement() == \
+        "fifteen two, fifteen four, fifteen six, and a triple run of three is twenty-one"
+    six = count("3H 3D 4C 4S 5D", "5H")  # seven-card cribbage: three pairs inside a run of three
+    assert six.announcement().endswith("and eight runs of three is thirty-eight") and six.total == 38
+
+
 def test_to_dict_is_json_ready():
     import json
     data = json.loads(json.dumps(count("5H 5D 5C JS", "5S").to_dict()))
