@@ -384,17 +384,19 @@ class Game:
 
     def show(self, player: str, cards) -> tuple[ev.Event, ...]:
         """The cards of the count now due, as seen: player's hand, or the crib (the dealer's).
-        May be repeated before the claim, when a misread card is re-placed."""
+        May be repeated before the claim, when a misread card is re-placed; the number of cards
+        and any renege are judged at the claim."""
         self.verify_show(player, cards)
         cards = tuple(_card(c) for c in cards)
         return self._act(lambda: self._do_show(self._seat(player), cards))
 
     def _do_show(self, seat: int, cards: tuple[Card, ...]) -> None:
+        self._emit(ev.HandShown(self._players[seat], cards, self._show.current.crib))
+
+    def _check_shown_count(self, seat: int, cards: tuple[Card, ...]) -> None:
+        """At the claim, when the cards are final: Hoyle's penalty for a wrong number of cards,
+        and any go said while holding a card that fitted (the hand shows what was held)."""
         item = self._show.current
-        first_time = self._show.current_cards is None
-        self._emit(ev.HandShown(self._players[seat], cards, item.crib))
-        if not first_time:
-            return
         v, name = self._variant, self._players[seat]
         expected = v.crib_size if item.crib else v.hand
         if len(cards) != expected and self._options.wrong_cards_penalty:
@@ -440,6 +442,7 @@ class Game:
     def _do_claim(self, claimed: int) -> None:
         item = self._show.current
         name = self._players[item.seat]
+        self._check_shown_count(item.seat, self._show.current_cards)
         score = self.correct_count()
         actual = score.total
         verdict = "right" if claimed == actual else ("over" if claimed > actual else "under")

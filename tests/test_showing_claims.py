@@ -158,18 +158,30 @@ def test_a_crib_with_the_wrong_number_of_cards_gives_the_non_dealer_two():
     g.claim(10)
     g.show("Ann", ANN)
     g.claim(8)
-    events = g.show("Ann", ["AS", "2S", "3D"])
-    assert kinds(events) == ["HandShown", "PenaltyPegged"]
-    assert events[1].pegs == ("Bob", 2) and events[1].kind == "wrong-cards"
+    g.show("Ann", ["AS", "2S", "3D"])
+    events = g.claim(g.correct_count().total)
+    assert kinds(events) == ["PenaltyPegged", "ClaimPegged"]
+    assert events[0].pegs == ("Bob", 2) and events[0].kind == "wrong-cards"
+
+
+def test_a_misread_crib_shown_again_before_the_claim_is_not_penalised():
+    g = at_show()
+    for hand in ("Bob", BOB), ("Ann", ANN):
+        g.show(*hand)
+        g.claim(g.correct_count().total)
+    g.show("Ann", ["AS", "2S", "3D"])          # a card not read
+    g.show("Ann", CRIB)
+    assert kinds(g.claim(g.correct_count().total)) == ["ClaimPegged"]
 
 
 def test_a_hand_with_the_wrong_number_of_cards_gives_the_opponent_two():
     g = at_play(variant="five-card")           # hands of three; Bob starts with three for last
     play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "9C")])
     g.end_play()
-    events = g.show("Bob", ["TC", "9C", "2H", "3H"])      # four cards in a hand of three
-    assert kinds(events)[:2] == ["HandShown", "PenaltyPegged"]
-    assert events[1].pegs == ("Ann", 2) and "4 cards, not 3" in events[1].reason
+    g.show("Bob", ["TC", "9C", "KS", "QS"])      # four cards in a hand of three
+    events = g.claim(0)
+    assert kinds(events)[0] == "PenaltyPegged"
+    assert events[0].pegs == ("Ann", 2) and "4 cards, not 3" in events[0].reason
 
 
 def test_a_go_said_while_holding_a_card_that_fitted_is_found_at_the_show():
@@ -178,7 +190,8 @@ def test_a_go_said_while_holding_a_card_that_fitted_is_found_at_the_show():
     play_all(g, [("Ann", "4D"), ("Bob", "KC"), ("Ann", "KD"), ("Ann", "3D")])
     g.show("Bob", ["TC", "5C", "2C", "KC"])
     g.claim(g.correct_count().total)
-    events = g.show("Ann", ["TD", "4D", "KD", "3D"])
+    g.show("Ann", ["TD", "4D", "KD", "3D"])
+    events = g.claim(g.correct_count().total)
     renege = [e for e in events if isinstance(e, ev.RenegeFound)]
     assert len(renege) == 1 and renege[0].count == 25 and set(map(str, renege[0].cards)) == {"4D", "3D"}
     assert "PenaltyPegged" not in kinds(events)      # announce only, by default
@@ -191,8 +204,10 @@ def test_the_acc_renege_rule_pegs_two_a_card_to_the_opponent():
     g.show("Bob", ["TC", "5C", "2C", "KC"])
     g.claim(g.correct_count().total)
     before = g.score("Bob")
-    events = g.show("Ann", ["TD", "4D", "KD", "3D"])
-    assert events[-1].pegs == ("Bob", 4) and g.score("Bob") == before + 4
+    g.show("Ann", ["TD", "4D", "KD", "3D"])
+    events = g.claim(g.correct_count().total)
+    assert kinds(events) == ["RenegeFound", "PenaltyPegged", "ClaimPegged"]
+    assert events[1].pegs == ("Bob", 4) and g.score("Bob") == before + 4
 
 
 def test_three_player_crib_takes_one_card_from_the_pack():
@@ -206,8 +221,8 @@ def test_three_player_crib_takes_one_card_from_the_pack():
         g.show(p, hands[p])
         g.claim(g.correct_count().total)
     assert g.show_turn == ("Cy", True)
-    events = g.show("Cy", ["5S", "6S", "7S", "8S"])   # one from each player and one from the pack
-    assert kinds(events) == ["HandShown"]            # four cards: no penalty
+    g.show("Cy", ["5S", "6S", "7S", "8S"])   # one from each player and one from the pack
+    assert kinds(g.claim(0)) == ["ClaimPegged"]      # four cards: no penalty
 
 
 def test_the_show_order_with_three_players_starts_at_the_dealers_left():
@@ -230,7 +245,8 @@ def test_five_card_an_unplayed_card_that_fitted_is_a_renege():
     g = at_play(variant="five-card")
     play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "9C")])   # 29
     g.end_play()
-    events = g.show("Bob", ["TC", "9C", "2H"])                   # the 2H made 31
+    g.show("Bob", ["TC", "9C", "2H"])                   # the 2H made 31
+    events = g.claim(0)
     renege = [e for e in events if isinstance(e, ev.RenegeFound)]
     assert renege == [ev.RenegeFound("Bob", 29, (renege[0].cards[0],), step=events[0].step)]
     assert str(renege[0].cards[0]) == "2H"
