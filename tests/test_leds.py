@@ -164,3 +164,23 @@ def test_importing_the_led_package_imports_no_hardware_library():
             "print('spidev' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_echo_draws_a_still_board_once_and_pictures_on_demand(tmp_path):
+    import io
+    layout = Layout.standard(2)
+    stream = io.StringIO()
+    out = LedOutput(layout, [SimulatedStrip(layout.size)], echo=stream, names=["A", "B"])
+    frame = layout.blank()
+    out.show(frame)
+    out.show(frame)
+    frame[layout.index(0, 3)] = (255, 0, 0)
+    out.show(frame)
+    assert stream.getvalue().count("A ") == 2
+    assert out.picture().splitlines()[0][9 + 1 + 3] == "#"
+    assert out.save_png(tmp_path / "b.png").stat().st_size > 0
+
+
+def test_several_strips_need_described_tracks(tmp_path):
+    with pytest.raises(ConfigError, match="standard layout is one chained strip"):
+        layout_config(tmp_path, "[[board.strips]]\n[[board.strips]]\ndevice = \"/dev/spidev1.0\"\n")

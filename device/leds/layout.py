@@ -86,6 +86,10 @@ class Layout:
     def from_config(cls, board, sides: int) -> "Layout":
         """The layout a BoardConfig describes: explicit [[board.tracks]] runs, or the standard one."""
         if not board.tracks:
+            if len(board.strips) > 1:
+                raise ConfigError(f"LED layout: {len(board.strips)} [[board.strips]] but no [[board.tracks]]: "
+                                  f"the standard layout is one chained strip; describe the tracks' runs "
+                                  f"to use several")
             layout = cls.standard(sides, board.holes, board.serpentine, board.dealer_leds)
             wanted = board.strips[0].leds
             if wanted is not None:

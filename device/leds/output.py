@@ -7,18 +7,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
 from device.leds import power
 from device.leds.layout import Layout
-from device.leds.picture import text_picture, wants_colour
+from device.leds.picture import save_png, text_picture, wants_colour
 from device.leds.strips import SimulatedStrip, SpiWs2812Strip, Strip
 
 Colour = tuple[int, int, int]
 
 
 class LedOutput:
-    """Every strip of the board behind one `show(frame)`; brightness and the current cap applied here."""
+    """Every strip of the board behind one `show(frame)`; brightness and the current cap applied here.
+
+    With `echo` (a text stream) each new frame is also drawn there as text; a frame the same as the
+    one drawn before is not drawn again, so a still board does not scroll the terminal.
+    """
 
     def __init__(self, layout: Layout, strips: Sequence[Strip], brightness: float = 1.0,
                  budget_ma: float | None = None, echo: TextIO | None = None,
@@ -28,7 +33,9 @@ class LedOutput:
         self.layout, self.strips = layout, list(strips)
         self.brightness, self.budget_ma = brightness, budget_ma
         self.echo, self.names = echo, names
-        self.last: list[Colour] | None = None
+        self.last: list[Colour] | None = None      # as sent: dimmed and capped
+        self.rendered: list[Colour] | None = None  # as the board rendered it
+        self._echoed: list[Colour] | None = None
         self.closed = False
 
     def show(self, frame: Sequence[Colour]) -> list[Colour]:
@@ -37,10 +44,20 @@ class LedOutput:
         for strip, part in zip(self.strips, self.layout.split(sent)):
             strip.show(part)
         self.last = sent
-        if self.echo is not None:
+        self.rendered = list(frame)
+        if self.echo is not None and self.rendered != self._echoed:
             # the picture shows the board as rendered: the dimmed frame would be too dark to read
-            print(text_picture(self.layout, frame, self.names, wants_colour(self.echo)), file=self.echo)
+            print(self.picture(wants_colour(self.echo)), file=self.echo)
+            self._echoed = self.rendered
         return sent
+
+    def picture(self, colour: bool = False) -> str:
+        """The last frame shown, as text (ANSI truecolour when colour is True)."""
+        return text_picture(self.layout, self.rendered or self.layout.blank(), self.names, colour)
+
+    def save_png(self, path) -> Path:
+        """The last frame shown, as a PNG picture of the board."""
+        return save_png(self.layout, self.rendered or self.layout.blank(), path)
 
     def estimate_ma(self) -> float:
         """Estimated current of the last frame shown (mA)."""
