@@ -102,3 +102,44 @@ def test_summary_lists_every_score_with_mean():
     assert list(summary["distribution"]) == [str(n) for n in range(30)]
     assert summary["hands"] == 12_994_800 and summary["crib"] is False
     assert summary["mean"] == pytest.approx(sum(s * n for s, n in PUBLISHED.items()) / 12_994_800)
+
+
+def all_patterns(size=4):
+    """Every (hand ranks, starter rank) a deck allows."""
+    from itertools import combinations_with_replacement
+    for hand in combinations_with_replacement(range(1, 14), size):
+        for starter in range(1, 14):
+            if max(Counter(hand + (starter,)).values()) <= 4:
+                yield hand, starter
+
+
+def test_published_24_hands_are_the_third_highest_and_score_24_with_any_suits():
+    """Wikipedia, "Cribbage statistics": A7777, 33339, 36666, 44447, 44556, 44566, 45566, 67788, 77889."""
+    published = {(1, 7, 7, 7, 7), (3, 3, 3, 3, 9), (3, 6, 6, 6, 6), (4, 4, 4, 4, 7), (4, 4, 5, 5, 6),
+                 (4, 4, 5, 6, 6), (4, 5, 5, 6, 6), (6, 7, 7, 8, 8), (7, 7, 8, 8, 9)}
+    found = set()
+    for hand, starter in all_patterns():
+        scores = pattern_distribution(hand, starter)
+        assert max(scores) in (28, 29) or max(scores) <= 24
+        if 24 in scores:
+            assert set(scores) == {24}, (hand, starter)  # no suit arrangement adds a point
+            found.add(tuple(sorted(hand + (starter,))))
+    assert found == published
+
+
+def test_a_hand_with_a_two_scores_at_most_20():
+    """Wikipedia, "Cribbage statistics": the best with a 2 is 22229, or 26778 as a four-card flush."""
+    best = {}
+    for hand, starter in all_patterns():
+        if 2 in hand or starter == 2:
+            top = max(pattern_distribution(hand, starter))
+            best.setdefault(top, set()).add(tuple(sorted(hand + (starter,))))
+    assert max(best) == 20
+    # The article overlooks 2 5 5 5 5 (four 5+5+5 fifteens, 8, and a double pair royal, 12).
+    assert best[20] == {(2, 2, 2, 2, 9), (2, 6, 7, 7, 8), (2, 5, 5, 5, 5)}
+
+
+def test_a_hand_holding_a_five_scores_at_least_two():
+    for hand, starter in all_patterns():
+        if 5 in hand or starter == 5:
+            assert min(pattern_distribution(hand, starter)) >= 2, (hand, starter)
