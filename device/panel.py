@@ -7,8 +7,9 @@ single thread with `poll()` or `get()`; a `callback` may be given instead.
 - Turning the dial gives `dial` events with the claimed count (0..dial_max); pressing it gives a
   `claim` with that count and sets the dial back to 0.
 - A Muggins button per side gives `muggins` (player = side) when let go; Go buttons give `go`.
-- Dispute gives `dispute` when let go after a short press, `undo` after a press held long_press_s.
-- Two Muggins buttons held together for new_game_hold_s, then let go, give `new_game` (and no muggins).
+- Dispute gives `dispute` when let go after a short press, and `undo` once held long_press_s (as soon
+  as poll()/get() sees it held that long, or at the latest when it is let go).
+- Two Muggins buttons held together for new_game_hold_s give `new_game` (and no muggins), likewise.
 
 Presses are debounced (a change within bounce_s of the last accepted one is contact bounce) and
 mash-proof: an action repeated within repeat_s is dropped, and an event already waiting in the queue
@@ -25,6 +26,7 @@ from typing import Callable, Iterator
 
 from gpiozero import DigitalInputDevice, RotaryEncoder
 
+HOLD_CHECK_S = 0.05  # how often a waiting get() looks at buttons being held
 EVENT_KINDS = ("dial", "claim", "muggins", "dispute", "undo", "new_game", "go")
 
 
@@ -54,6 +56,8 @@ class Panel:
         self._last_action: dict[str, float] = {}
         self._combo_start: float | None = None
         self._combo_roles: set[str] = set()
+        self._combo_fired = False
+        self._hold_fired: set[str] = set()
         self._devices: list = []
         bounce = config.bounce_s or None
         try:
@@ -88,16 +92,24 @@ class Panel:
     def poll(self) -> list[PanelEvent]:
         """Every waiting event, oldest first; never blocks."""
         with self._cond:
+            self._check_holds()
             events = list(self._pending)
             self._pending.clear()
         return events
 
     def get(self, timeout: float | None = None) -> PanelEvent | None:
         """The next event, waiting up to timeout seconds (None: until one comes or the panel closes)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            if not self._cond.wait_for(lambda: self._pending or self.closed, timeout):
-                return None
-            return self._pending.popleft() if self._pending else None
+            while True:
+                self._check_holds()
+                if self._pending or self.closed:
+                    return self._pending.popleft() if self._pending else None
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return None
+                # wake now and then: a button held long enough fires while it is still held
+                self._cond.wait(HOLD_CHECK_S if left is None else min(left, HOLD_CHECK_S))
 
     def events(self, timeout: float | None = None) -> Iterator[PanelEvent]:
         """Events as they come, until the panel is closed (or nothing came for timeout seconds)."""
@@ -120,6 +132,10 @@ class Panel:
             self._emit(PanelEvent("dial", value=value))
 
     def _change(self, role: str, pressed: bool) -> None:
+        with self._cond:
+            self._change_locked(role, pressed)
+
+    def _change_locked(self, role: str, pressed: bool) -> None:
         now = self.clock()
         last = self._last_change.get(role)
         if last is not None and now - last < self.config.bounce_s:
@@ -129,6 +145,7 @@ class Panel:
         self._last_change[role] = now
         if pressed:
             self._down[role] = now
+            self._hold_fired.discard(role)
             self._pressed(role, now)
         else:
             held = now - self._down.pop(role)
@@ -145,25 +162,43 @@ class Panel:
         elif role.startswith("muggins"):
             held = {r for r in self._down if r.startswith("muggins")}
             if len(held) >= 2 and self._combo_start is None:
-                self._combo_start = now
+                self._combo_start, self._combo_fired = now, False
             if self._combo_start is not None:
                 self._combo_roles |= held
 
     def _released(self, role: str, now: float, held: float) -> None:
         if role == "dispute":
-            if held >= self.config.long_press_s:
+            if role in self._hold_fired:
+                pass  # the undo went out while it was held
+            elif held >= self.config.long_press_s:
                 if self._allowed("undo", now):
                     self._emit(PanelEvent("undo"))
             elif self._allowed(role, now):
                 self._emit(PanelEvent("dispute"))
         elif role.startswith("muggins"):
             if role in self._combo_roles:
-                if self._combo_start is not None and now - self._combo_start >= self.config.new_game_hold_s:
+                if (self._combo_start is not None and not self._combo_fired
+                        and now - self._combo_start >= self.config.new_game_hold_s):
                     self._emit(PanelEvent("new_game"))
                 self._combo_start = None  # the combination ends when either button is let go
                 self._combo_roles.discard(role)
             elif self._allowed(role, now):
                 self._emit(PanelEvent("muggins", player=int(role[7:])))
+
+    def _check_holds(self) -> None:
+        """Fire undo / new game once a hold has lasted long enough, without waiting for the release."""
+        if not self._down:
+            return
+        now = self.clock()
+        start = self._down.get("dispute")
+        if start is not None and "dispute" not in self._hold_fired and now - start >= self.config.long_press_s:
+            self._hold_fired.add("dispute")
+            if self._allowed("undo", now):
+                self._emit(PanelEvent("undo"))
+        if (self._combo_start is not None and not self._combo_fired
+                and now - self._combo_start >= self.config.new_game_hold_s):
+            self._combo_fired = True
+            self._emit(PanelEvent("new_game"))
 
     def _allowed(self, role: str, now: float) -> bool:
         """Mash guard: one action per role per repeat_s."""

@@ -172,3 +172,25 @@ def test_buttons_ask_the_pin_for_hardware_debounce_but_the_encoder_does_not(pane
     assert mock_factory.pin(5).bounce == pytest.approx(0.02)
     assert mock_factory.pin(16).bounce == pytest.approx(0.02)
     assert mock_factory.pin(17).bounce is None
+
+
+def test_a_held_dispute_undoes_while_still_held_and_once(panel, mock_factory, clock):
+    pin = mock_factory.pin(16)
+    pin.drive_low()
+    clock.advance(1.0)
+    assert panel.poll() == []
+    clock.advance(0.6)
+    assert panel.poll() == [PanelEvent("undo")]  # the board can react before the button is let go
+    clock.advance(2.0)
+    pin.drive_high()
+    assert panel.poll() == []
+
+
+def test_new_game_fires_while_both_muggins_are_held(panel, mock_factory, clock):
+    mock_factory.pin(5).drive_low()
+    mock_factory.pin(6).drive_low()
+    clock.advance(3.0)
+    assert panel.poll() == [PanelEvent("new_game")]
+    mock_factory.pin(5).drive_high()
+    mock_factory.pin(6).drive_high()
+    assert panel.poll() == []
