@@ -43,7 +43,7 @@ class PlayScore:
             return head
         combo = _spoken_combo(combos[0])
         if head_points:
-            return f"{head}, and {_article(combo)} is {number_word(self.points)}"
+            return f"{head}, and a {combo} is {number_word(self.points)}"
         return f"{head}, {combo} for {number_word(self.points - head_points)}"
 
     def to_dict(self) -> dict:
@@ -63,7 +63,7 @@ def score_play(series) -> PlayScore:
     if not cards:
         raise IllegalPlayError("no card has been played in this series")
     count = 0
-    for n, card in enumerate(cards):
+    for card in cards:
         count += card.value
         if count > MAX_COUNT:
             raise IllegalPlayError(f"{count} is over {MAX_COUNT}: {card} cannot be played on "
@@ -108,19 +108,11 @@ def _longest_run(cards: tuple[Card, ...]) -> int:
 
 
 def _cards(series) -> tuple[Card, ...]:
-    return parse_cards(series) if not isinstance(series, tuple) or any(
-        not isinstance(c, Card) for c in series) else _unique(series)
-
-
-def _unique(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    return parse_cards(cards) if len(set(cards)) != len(cards) else cards
+    """The series as Cards, each at most once (text is parsed; a card twice names the card)."""
+    return parse_cards(series)
 
 
 def _spoken_combo(reason: str) -> str:
     if reason.startswith("run of "):
         return "run of " + number_word(int(reason[len("run of "):]))
     return reason
-
-
-def _article(combo: str) -> str:
-    return "a " + combo
