@@ -1,0 +1,264 @@
+"""The game controller: what the table and the panel say, turned into game actions, journaled, shown.
+
+Inputs come one step at a time — the changes of the stable table after a frame (vision.tracker
+ZoneEvents with the TableState), a dark frame, or one panel press. Each step's events (the game's,
+plus the device's own notices) are written to the journal in one synced transaction, and only then
+handed to the presenter (board, voice, text). So a restart, which rebuilds the game from the
+journal, never has less than the players saw.
+
+The round's logic lives in two helpers: play_phase (cut for deal, starter, the play) and
+show_phase (the show: cards shown, claims, Muggins, Dispute). This module owns the state they
+share and the step discipline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from cribbage import events as ev
+from cribbage.errors import CribbageError
+from cribbage.game import Game
+from cribbage.variants import Options
+from device import device_events as dev
+from device import play_phase, show_phase, trouble
+from device.device_events import record_from_dict
+from device.journal import Journal
+
+# device config variant names -> rules engine variant names
+VARIANT_NAMES = {"five-card": "five-card", "six-card": "six-card", "seven-card": "seven-card",
+                 "three-player": "three-players", "four-player": "four-players",
+                 "three-players": "three-players", "four-players": "four-players"}
+CENTRE, CRIB = "centre", "crib"
+
+
+def seat_zone(seat: int) -> str:
+    return f"seat:{seat}"
+
+
+def zone_seat(zone: str) -> int | None:
+    if zone.startswith("seat:") and zone[5:].isdigit():
+        return int(zone[5:])
+    return None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The game settings the controller needs, from the device config's [game] table."""
+
+    variant: str = "six-card"
+    players: tuple[str, ...] = ("North", "South")
+    mode: str = "referee"
+    muggins: bool = True
+    overclaim_penalty: bool = False
+    scoring_lines: str = "lurch"
+
+    @classmethod
+    def from_config(cls, game_config) -> "Rules":
+        return cls(game_config.variant, tuple(game_config.players), game_config.mode,
+                   game_config.muggins, game_config.overclaim_penalty, game_config.scoring_lines)
+
+    def to_dict(self) -> dict:
+        return {"variant": self.variant, "players": list(self.players), "mode": self.mode,
+                "muggins": self.muggins, "overclaim_penalty": self.overclaim_penalty,
+                "scoring_lines": self.scoring_lines}
+
+    def new_game(self) -> Game:
+        options = Options(muggins=self.muggins, overclaim_penalty=self.overclaim_penalty,
+                          ending=self.scoring_lines)
+        return Game(self.players, VARIANT_NAMES[self.variant], options)
+
+
+class EmptyTable:
+    """A TableState-like table with nothing on it (before the first frame)."""
+
+    cards: dict = {}
+    unreadable: dict = {}
+
+    def in_zone(self, zone: str) -> frozenset:
+        return frozenset()
+
+
+class Controller:
+    """Joins the eyes, the rules and the outputs. One instance per running game (and its journal)."""
+
+    def __init__(self, rules: Rules, journal: Journal, presenter=None, *, zones: Iterable[str] = ()):
+        self.rules = rules
+        self.journal = journal
+        self.presenter = presenter
+        self.zones = tuple(zones) or tuple(seat_zone(i) for i in range(len(rules.players))) + (CENTRE,)
+        self.has_crib_zone = CRIB in self.zones
+        self.table = EmptyTable()
+        self.last_notice: str | None = None
+        self.pending: list = []  # records of the step in progress
+        self.seq = 0
+        self._restore()
+
+    # ---- restoring -------------------------------------------------------------------------
+
+    def _restore(self) -> None:
+        entries = self.journal.entries()
+        records = [record_from_dict(e.event) for e in entries]
+        game_events = [r for r in records if isinstance(r, ev.Event)]
+        if game_events:
+            self.game = Game.from_events(game_events)
+        else:
+            self.game = self.rules.new_game()
+            self.pending.extend(self.game.events)
+        for r in records:
+            self._fold(r)
+        self.seq = entries[-1].seq if entries else 0
+        self.restored = records
+        if self.presenter is not None and records:
+            self.presenter.restore(records)
+
+    def _fold(self, record) -> None:
+        """Keep the little state the device adds to the game's (what it last complained about)."""
+        if isinstance(record, dev.Notice):
+            self.last_notice = record.text
+        elif isinstance(record, ev.Event):
+            self.last_notice = None
+
+    def start(self, step: int | None = None) -> None:
+        """Journal and show what the constructor produced (a new game's first event), if anything."""
+        self._commit(step)
+
+    # ---- reading the state -----------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.game.players
+
+    def player_at(self, zone: str) -> str | None:
+        seat = zone_seat(zone)
+        return self.players[seat] if seat is not None and seat < len(self.players) else None
+
+    def zone_of_player(self, player: str) -> str:
+        return seat_zone(self.players.index(player))
+
+    def crib_zone(self) -> str:
+        return CRIB if self.has_crib_zone else self.zone_of_player(self.game.dealer)
+
+    def place_words(self, zone: str) -> str:
+        """'in front of the dealer', 'in front of North', 'in the centre', 'in the crib'."""
+        player = self.player_at(zone)
+        if player is not None:
+            return "in front of the dealer" if player == self.game.dealer else f"in front of {player}"
+        if zone == CENTRE:
+            return "in the centre"
+        if zone == CRIB:
+            return "in the crib"
+        return f"in the {zone}"
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over
+
+    def final(self) -> dict:
+        """The result as the demo's last JSON line reports it."""
+        g = self.game
+        out = {"scores": {" & ".join(side): score for side, score in zip(g.sides, g.scores)},
+               "winner": g.winner, "game_no": g.game_no, "rounds": g.round_no}
+        if g.result is not None:
+            out["margin"] = g.result.margin
+        return out
+
+    # ---- producing records -----------------------------------------------------------------
+
+    def act(self, action, *args) -> tuple:
+        """Perform a game action; its events join the step. CribbageError propagates (the caller words it)."""
+        events = action(*args)
+        for e in events:
+            self._add(e)
+        return events
+
+    def notice(self, notice: dev.Notice) -> None:
+        """Say something once: the same complaint twice in a row, with nothing happening between, is not repeated."""
+        if notice.text == self.last_notice:
+            return
+        self._add(notice)
+
+    def add(self, record) -> None:
+        self._add(record)
+
+    def _add(self, record) -> None:
+        self.pending.append(record)
+        self._fold(record)
+
+    def _commit(self, step: int | None) -> list[tuple[int, object]]:
+        """Journal the step's records (one transaction), then show them. Returns (seq, record) pairs."""
+        records, self.pending = self.pending, []
+        if not records:
+            return []
+        seqs = self.journal.append([r.to_dict() for r in records], step=step)
+        self.seq = seqs[-1]
+        done = list(zip(seqs, records))
+        if self.presenter is not None:
+            for seq, record in done:
+                self.presenter.present(seq, record, self.game.scores)
+        return done
+
+    # ---- inputs ----------------------------------------------------------------------------
+
+    def on_table(self, changes: Sequence, table, step: int | None = None) -> list:
+        """Changes of the stable table (ZoneEvents) and the table as it now stands."""
+        self.table = table
+        for change in changes:
+            self._guarded(play_phase.on_change, self, change)
+        self._guarded(self._settle)
+        return self._commit(step)
+
+    def adopt(self, table) -> None:
+        """After a restart: take the table as it lies as already seen (everything acted on is journaled)."""
+        self.table = table
+
+    def on_dark(self, step: int | None = None) -> list:
+        self.notice(trouble.dark())
+        return self._commit(step)
+
+    def on_camera_trouble(self, detail: str, step: int | None = None) -> list:
+        self.notice(trouble.camera_lost(detail))
+        return self._commit(step)
+
+    def on_panel(self, event, step: int | None = None) -> list:
+        """A PanelEvent: dial, claim, muggins, dispute, undo, new_game, go."""
+        handler = {
+            "dial": show_phase.on_dial, "claim": show_phase.on_claim, "muggins": show_phase.on_muggins,
+            "dispute": show_phase.on_dispute, "undo": self._undo, "new_game": self._new_game,
+            "go": play_phase.on_go,
+        }.get(event.kind)
+        if handler is not None:
+            self._guarded(handler, self, event) if handler not in (self._undo, self._new_game) \
+                else self._guarded(handler, event)
+            self._guarded(self._settle)
+        return self._commit(step)
+
+    # ---- actions the controller takes itself -------------------------------------------------
+
+    def _undo(self, event) -> None:
+        self.act(self.game.undo)
+
+    def _new_game(self, event) -> None:
+        if self.game.can_new_game():
+            self.act(self.game.new_game)
+        else:
+            self.notice(trouble.refused("the game in progress is not over: finish it, or start the "
+                                        "device with --new-game"))
+
+    def _settle(self) -> None:
+        """What follows by itself from the table as it stands: a new deal, a hand to show, an auto count."""
+        for _ in range(8):  # each pass may open the next count; a round has at most 5 counts
+            before = len(self.pending)
+            if self.game.phase == "deal" and not self.game.is_over:
+                play_phase.start_round_when_clear(self)
+            if self.game.phase == "show" and not self.game.is_over:
+                show_phase.settle(self)
+            if len(self.pending) == before:
+                return
+
+    def _guarded(self, handler, *args) -> None:
+        """Run a handler; an action the rules refuse becomes a spoken notice, never a crash."""
+        try:
+            handler(*args)
+        except CribbageError as exc:
+            self.notice(trouble.refused(str(exc)))
