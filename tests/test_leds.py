@@ -184,3 +184,17 @@ def test_echo_draws_a_still_board_once_and_pictures_on_demand(tmp_path):
 def test_several_strips_need_described_tracks(tmp_path):
     with pytest.raises(ConfigError, match="standard layout is one chained strip"):
         layout_config(tmp_path, "[[board.strips]]\n[[board.strips]]\ndevice = \"/dev/spidev1.0\"\n")
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)), max_size=400),
+       st.floats(0.05, 1.0), st.integers(500, 20_000))
+def test_no_frame_ever_exceeds_the_budget(frame, brightness, budget):
+    capped = power.limit(frame, brightness, budget)
+    assert len(capped) == len(frame)
+    idle = len(frame) * power.IDLE_MA_PER_LED
+    assert power.estimate_ma(capped) <= max(budget, idle) + 1e-6
+    assert all(c <= round(o * brightness) + 1 for a, b in zip(capped, frame) for c, o in zip(a, b))

@@ -110,3 +110,17 @@ def test_close_is_idempotent():
     strip.close()
     strip.close()
     assert len(spi.writes) == 1
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+colour = st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(colour, min_size=1, max_size=40), st.sampled_from(["GRB", "RGB", "BGR"]))
+def test_any_colours_survive_the_wire(colours, order):
+    spi = FakeSpiDevice()
+    strip = SpiWs2812Strip(len(colours), order=order, spi=spi)
+    strip.show(colours)
+    assert decode(spi.writes[0], order)[0] == colours
