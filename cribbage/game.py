@@ -349,8 +349,10 @@ class Game:
         def run():
             p = self._play
             if p.series:
-                for s in p.after(p.last):      # whoever could still add has, in effect, said go
-                    if p.can_add(s):
+                # whoever could still add has, in effect, said go; but in five-card the last
+                # player is "at liberty" to stop (Encyclopaedia Britannica, 9th ed.)
+                for s in p.after(p.last):
+                    if p.can_add(s) and not (p.single_series and s == p.last):
                         self._emit(ev.GoSaid(self._players[s], p.count, True))
                 last = self._players[p.last]
                 self._emit(ev.GoPegged(last, 1, p.count) if p.single_series else ev.LastCard(last, 1))

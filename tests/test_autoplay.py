@@ -75,8 +75,9 @@ def test_go_inferred_from_the_plays_pegs_exactly_as_go_buttons_do(variant):
         inferred, _ = autoplay(random.Random(seed), variant, go_buttons=False)
         said, _ = autoplay(random.Random(seed), variant, go_buttons=True)
         assert [e.pegs for e in inferred.events if e.pegs] == [e.pegs for e in said.events if e.pegs]
+        if variant == "five-card":     # there, the end of the one count is declared, not said
+            continue
         goes = [sorted((e.player, e.count) for e in g.events if isinstance(e, ev.GoSaid))
                 for g in (inferred, said)]
         assert goes[0] == goes[1]
-        if variant != "five-card":     # there, the end of the one count is declared, not said
-            assert not [e for e in said.events if isinstance(e, ev.GoSaid) and e.inferred]
+        assert not [e for e in said.events if isinstance(e, ev.GoSaid) and e.inferred]

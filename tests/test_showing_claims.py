@@ -241,14 +241,16 @@ def test_the_show_order_with_three_players_starts_at_the_dealers_left():
     assert order == [("Cy", False), ("Ann", False), ("Bob", False), ("Bob", True)]
 
 
-def test_five_card_an_unplayed_card_that_fitted_is_a_renege():
+def test_five_card_an_unplayed_card_that_fitted_is_a_renege_but_the_last_player_may_stop():
     g = at_play(variant="five-card")
     play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "9C")])   # 29
     g.end_play()
-    g.show("Bob", ["TC", "9C", "2H"])                   # the 2H made 31
+    g.show("Bob", ["TC", "9C", "2C"])      # Bob played last: at liberty to keep his 2C
+    assert not [e for e in g.claim(0) if isinstance(e, ev.RenegeFound)]
+    g.show("Ann", ["TD", "2H", "KS"])      # Ann went at 29 holding the 2H, which made 31
     events = g.claim(0)
     renege = [e for e in events if isinstance(e, ev.RenegeFound)]
-    assert renege == [ev.RenegeFound("Bob", 29, (renege[0].cards[0],), step=events[0].step)]
+    assert renege == [ev.RenegeFound("Ann", 29, (renege[0].cards[0],), step=events[0].step)]
     assert str(renege[0].cards[0]) == "2H"
 
 
