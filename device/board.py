@@ -63,7 +63,11 @@ class Animation:
 
 
 class Board:
-    """The score as pegs on LED tracks, plus the animations that make it readable across a table."""
+    """The score as pegs on LED tracks, plus the animations that make it readable across a table.
+
+    Sides are numbered 0.. in seat order (four players: partnerships 0 & 2 -> side 0, 1 & 3 -> side 1).
+    Not thread-safe: the controller's one thread drives it.
+    """
 
     def __init__(self, sides: int | Sequence[str] = 2, target: int = 121,
                  colours: Sequence[Colour | str] | None = None, layout: Layout | None = None,

@@ -121,15 +121,17 @@ class Panel:
 
     def reset_dial(self, value: int = 0) -> None:
         """Set the claimed count shown by the dial (e.g. 0 when a new count begins)."""
-        self.dial = max(0, min(self.config.dial_max, int(value)))
+        with self._cond:
+            self.dial = max(0, min(self.config.dial_max, int(value)))
 
     # -- turning gpiozero callbacks into events -----------------------------------------------
 
     def _turn(self, step: int) -> None:
-        value = max(0, min(self.config.dial_max, self.dial + step))
-        if value != self.dial:
-            self.dial = value
-            self._emit(PanelEvent("dial", value=value))
+        with self._cond:
+            value = max(0, min(self.config.dial_max, self.dial + step))
+            if value != self.dial:
+                self.dial = value
+                self._emit(PanelEvent("dial", value=value))
 
     def _change(self, role: str, pressed: bool) -> None:
         with self._cond:
