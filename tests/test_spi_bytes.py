@@ -124,3 +124,28 @@ def test_any_colours_survive_the_wire(colours, order):
     strip = SpiWs2812Strip(len(colours), order=order, spi=spi)
     strip.show(colours)
     assert decode(spi.writes[0], order)[0] == colours
+
+
+def test_a_failing_write_is_a_device_error_not_a_crash():
+    from device.errors import DeviceError
+
+    class Unplugged(FakeSpiDevice):
+        def writebytes2(self, data):
+            raise OSError(5, "Input/output error")
+
+    strip = SpiWs2812Strip(3, spi=Unplugged())
+    with pytest.raises(DeviceError, match="Input/output error"):
+        strip.show([(0, 0, 0)] * 3)
+    strip.close()  # still closes cleanly
+
+
+@pytest.mark.hardware
+def test_real_strip_on_a_pi_goes_dark():
+    from pathlib import Path
+
+    spidev = pytest.importorskip("spidev", reason="needs spidev on a Raspberry Pi")
+    if not Path("/dev/spidev0.0").exists():
+        pytest.skip("no /dev/spidev0.0 (not a Pi, or SPI not enabled)")
+    del spidev
+    with SpiWs2812Strip(246) as strip:
+        strip.show([(0, 0, 0)] * 246)

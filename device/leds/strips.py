@@ -135,7 +135,10 @@ class SpiWs2812Strip(Strip):
 
     def show(self, colours: Sequence[Colour]) -> None:
         self._check(colours)
-        self.spi.writebytes2(ws2812.encode(colours, self.order))
+        try:
+            self.spi.writebytes2(ws2812.encode(colours, self.order))
+        except OSError as exc:
+            raise DeviceError(f"writing to the LED strip on {self.device} failed: {exc}") from exc
 
     def close(self) -> None:
         if self.closed:
