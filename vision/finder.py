@@ -88,7 +88,7 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np
     along a few short lines across each side and fits a line through the edge found on each.
     """
     sides = _sides(quad)
-    reach = float(np.clip(0.04 * sides.mean(), 3.0, 10.0))
+    reach = float(np.clip(0.06 * sides.mean(), 4.0, 14.0))
     offsets = np.arange(-reach, reach + 0.01, 0.5, dtype=np.float32)
     t = np.linspace(0.12, 0.88, samples, dtype=np.float32)
     lines = []
@@ -102,10 +102,13 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np
                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
         value = sampled.min(axis=2) if sampled.ndim == 3 else sampled
         value = cv2.GaussianBlur(value, (3, 1), 0)
-        grad = np.diff(value, axis=1)
-        strength = np.where(grad < 0, -grad, 0.7 * grad)
-        best = strength.argmax(axis=1)
-        ok = strength[np.arange(samples), best] > 8
+        # The card's edge is where its white face gives way, going outwards, to anything darker
+        # (table, shadow, the card's own grey cut edge): the outermost strong fall in brightness.
+        fall = np.maximum(-np.diff(value, axis=1), 0)
+        peak = fall.max(axis=1, keepdims=True)
+        strong = (fall >= 0.5 * peak) & (peak > 6)
+        best = strong.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
+        ok = strong.any(axis=1)
         if ok.sum() < samples // 3:
             lines.append((a, d))
             continue

@@ -97,5 +97,5 @@ def _dark_mat(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
 
 def _light_table(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
     base = _hsv_colour(rng.uniform(10, 40), rng.uniform(0, 45), rng.uniform(170, 235))
-    shade = 1.0 + 0.02 * smooth_noise(rng, width, height, 40) + 0.03 * smooth_noise(rng, width, height, 300)
+    shade = 1.0 + 0.01 * smooth_noise(rng, width, height, 40) + 0.02 * smooth_noise(rng, width, height, 300)
     return _fill(base, width, height) * shade[:, :, None]

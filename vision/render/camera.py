@@ -28,13 +28,16 @@ def tilted_view(rng: np.random.Generator, size: tuple[int, int], tilt: float = 0
 
 
 def lighting(rng: np.random.Generator, image: np.ndarray, strength: float = 1.0) -> np.ndarray:
-    """Multiply by a linear light fall-off, a soft blotch pattern and a colour cast (float32 in place)."""
+    """Multiply by a linear light fall-off, a soft blotch pattern and a colour cast (float32 in place).
+
+    The overall gain stays near or below 1, as a camera's auto-exposure keeps white cards unclipped.
+    """
     h, w = image.shape[:2]
     angle = rng.uniform(0, 2 * np.pi)
     x = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
     y = np.linspace(-1, 1, h, dtype=np.float32)[:, None]
     ramp = np.cos(angle) * x + np.sin(angle) * y * (h / w)
-    field = (rng.uniform(0.55, 1.25) + strength * rng.uniform(0, 0.3) * ramp
+    field = (rng.uniform(0.6, 1.08) + strength * rng.uniform(0, 0.25) * ramp
              + strength * 0.05 * smooth_noise(rng, w, h, w / 3))
     cast = np.float32([rng.uniform(0.9, 1.1), 1.0, rng.uniform(0.9, 1.1)])
     image *= field[:, :, None] * cast

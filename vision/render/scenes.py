@@ -47,11 +47,12 @@ def _spots(rng: np.random.Generator, size: tuple[int, int], card_h: float, n: in
     """Up to n centres at least two card radii apart, each card wholly inside the frame."""
     w, h = size
     r = radius or 0.62 * card_h  # half the card's diagonal: no overlap whatever the angles
+    m = 0.04 * w                 # the camera's tilt moves things outwards by up to this much
     spots: list[tuple[float, float]] = []
     for _ in range(400):
         if len(spots) == n:
             break
-        p = rng.uniform([r + 4, r + 4], [w - r - 4, h - r - 4])
+        p = rng.uniform([r + m, r + m], [w - r - m, h - r - m])
         if all(np.hypot(p[0] - q[0], p[1] - q[1]) > 2 * r + 6 for q in spots):
             spots.append((float(p[0]), float(p[1])))
     return spots
