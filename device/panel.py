@@ -20,11 +20,15 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from gpiozero import DigitalInputDevice, RotaryEncoder
+from gpiozero.exc import BadPinFactory
+
+from device.errors import HardwareMissingError
 
 HOLD_CHECK_S = 0.05  # how often a waiting get() looks at buttons being held
 EVENT_KINDS = ("dial", "claim", "muggins", "dispute", "undo", "new_game", "go")
@@ -62,8 +66,9 @@ class Panel:
         bounce = config.bounce_s or None
         try:
             # The encoder's own state machine rejects bounce; a bounce_time on it would drop real steps.
-            self.encoder = self._add(RotaryEncoder(config.encoder_a, config.encoder_b, max_steps=0,
-                                                   pin_factory=pin_factory))
+            self.encoder = self._add(self._first_device(
+                lambda: RotaryEncoder(config.encoder_a, config.encoder_b, max_steps=0,
+                                      pin_factory=pin_factory)))
             self.encoder.when_rotated_clockwise = lambda: self._turn(+1)
             self.encoder.when_rotated_counter_clockwise = lambda: self._turn(-1)
             # Buttons are DigitalInputDevices: gpiozero's Button adds a hold thread per button, but
@@ -82,6 +87,26 @@ class Panel:
         except BaseException:
             self.close()
             raise
+
+    @staticmethod
+    def _first_device(make):
+        """Make the first device, turning "no GPIO here" into one clear HardwareMissingError.
+
+        gpiozero warns once per pin library it cannot use before giving up; those warnings only
+        matter when it found none, and then the error below says what to do instead.
+        """
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                device = make()
+            except BadPinFactory:
+                raise HardwareMissingError(
+                    "no GPIO found for the panel: on a Raspberry Pi install lgpio "
+                    "(sudo apt install python3-lgpio) and set GPIOZERO_PIN_FACTORY=lgpio; "
+                    "elsewhere simulate it (GPIOZERO_PIN_FACTORY=mock, or --simulate)") from None
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return device
 
     def _add(self, device):
         self._devices.append(device)

@@ -194,3 +194,24 @@ def test_new_game_fires_while_both_muggins_are_held(panel, mock_factory, clock):
     mock_factory.pin(5).drive_high()
     mock_factory.pin(6).drive_high()
     assert panel.poll() == []
+
+
+def test_no_gpio_is_one_clear_hardware_error(clock):
+    from gpiozero.exc import BadPinFactory
+
+    from device.errors import HardwareMissingError
+
+    class NoGpio:
+        """What gpiozero meets off a Pi: no pin library can be loaded."""
+
+        def reserve_pins(self, *args):
+            raise BadPinFactory("Unable to load any default pin factory!")
+
+        def release_all(self, *args):
+            pass
+
+        def release_pins(self, *args):
+            pass
+
+    with pytest.raises(HardwareMissingError, match="GPIOZERO_PIN_FACTORY=lgpio"):
+        Panel(CFG, pin_factory=NoGpio(), clock=clock)

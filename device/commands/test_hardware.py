@@ -13,7 +13,6 @@ import time
 
 from device.board import Board
 from device.config import load_config
-from device.errors import HardwareMissingError
 from device.leds import power
 from device.leds.layout import Layout
 from device.leds.output import open_output
@@ -123,14 +122,7 @@ def report_buttons(config, board: Board, out, simulate: bool, timeout: float) ->
     if simulate:
         from gpiozero.pins.mock import MockFactory  # noqa: PLC0415
         factory = MockFactory()
-    try:
-        panel = Panel(config.panel, pin_factory=factory, clock=clock)
-    except Exception as exc:
-        if type(exc).__name__ in ("BadPinFactory", "PinFactoryFallback"):
-            raise HardwareMissingError(
-                "no GPIO found: run with --simulate, or on a Raspberry Pi install lgpio "
-                "(sudo apt install python3-lgpio) and set GPIOZERO_PIN_FACTORY=lgpio") from None
-        raise
+    panel = Panel(config.panel, pin_factory=factory, clock=clock)
     seen = 0
     with panel:
         if simulate:
