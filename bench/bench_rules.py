@@ -105,8 +105,11 @@ def bench_stats_process() -> None:
         times = []
         for _ in range(7):
             start = time.perf_counter()
-            out = subprocess.run(args, capture_output=True, text=True, check=True)
+            out = subprocess.run(args, capture_output=True, text=True)
             times.append(time.perf_counter() - start)
+            if out.returncode != 0:
+                print(f"`{' '.join(args)}` failed: {(out.stderr.strip().splitlines() or ['?'])[-1]}")
+                return
         data = json.loads(out.stdout)
         print(f"`{' '.join(args[-4:] if crib else args[-3:])}`: whole process {statistics.median(times):.2f} s "
               f"median of 7 (min {min(times):.2f}); hands {data['hands']:,}, zero-point "
@@ -144,8 +147,11 @@ def bench_batch() -> None:
                     + "\n" for hand, starter in hands)
     start = time.perf_counter()
     out = subprocess.run([*muggins_command(), "score", "--batch", "-"], input=lines, capture_output=True,
-                         text=True, check=True)
+                         text=True)
     elapsed = time.perf_counter() - start
+    if out.returncode != 0:
+        print(f"`muggins score --batch -` failed: {(out.stderr.strip().splitlines() or ['?'])[-1]}")
+        return
     assert len(out.stdout.splitlines()) == len(hands)
     print(f"`muggins score --batch -`: {len(hands):,} distinct random lines in {elapsed:.2f} s whole process "
           f"({len(hands) / elapsed:,.0f} lines/s)")
