@@ -1,0 +1,30 @@
+"""`muggins demo`: a whole simulated two-player game to 121, end to end, no hardware needed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "a whole simulated game, no hardware needed"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="which game to play (default 1)")
+    parser.add_argument("--speed", choices=("max", "fast", "normal"), default="normal",
+                        help="max: no pauses and nothing spoken; fast: brisk; normal: each announcement "
+                             "spoken before the next (default)")
+    parser.add_argument("--json", action="store_true",
+                        help="events as JSON lines; the last line is {\"final\": {...}}")
+    parser.add_argument("--mute", action="store_true", help="print announcements, never speak them")
+    parser.add_argument("--state-dir", type=Path, default=None,
+                        help="keep the journal here: a killed demo started again resumes from it "
+                             "(default: a temporary folder, removed at the end)")
+    parser.add_argument("--new-game", action="store_true",
+                        help="archive the journal in --state-dir and start the game afresh")
+
+
+def run(args) -> int:
+    from device.demo_game import DemoOptions, run_demo
+
+    return run_demo(DemoOptions(seed=args.seed, speed=args.speed, json=args.json, mute=args.mute,
+                                state_dir=args.state_dir, new_game=args.new_game))

@@ -1,0 +1,56 @@
+"""The device's eyes: a frame in, the changes of the stable table out (or "too dark to see").
+
+Recognizer (find and read every card) then tracker (only what has held over several frames is
+news). The same path serves the camera in `muggins run` and the rendered frames of `muggins demo`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.sources.base import DARK_THRESHOLD, mean_brightness
+from vision.tracker import TableTracker, TrackerConfig
+from vision.zones import Zones
+
+
+@dataclass(frozen=True)
+class Look:
+    """What one frame told: the table's changes and how it now stands; dark: nothing could be seen."""
+
+    changes: tuple
+    table: object
+    dark: bool = False
+    cards_seen: int = 0
+
+
+class Eyes:
+    """Recognizer + tracker for one table (zones). `recognizer` needs only `.recognize(image)`."""
+
+    def __init__(self, recognizer, zones: Zones, tracker_config: TrackerConfig | None = None):
+        self.recognizer = recognizer
+        self.zones = zones
+        self.tracker = TableTracker(zones, tracker_config)
+        self.frames = 0
+        self.recognize_s = 0.0
+
+    @property
+    def hold_frames(self) -> int:
+        """Frames a steady table must hold before the tracker reports all of it."""
+        return self.tracker.config.hold_frames
+
+    def look(self, image: np.ndarray, timestamp: float, repeat: int = 1) -> Look:
+        """Read one frame; `repeat` feeds the same reading to the tracker for that many frames
+        (a still table filmed `repeat` times reads the same each time: no need to read it again)."""
+        if mean_brightness(image) < DARK_THRESHOLD:
+            return Look((), self.tracker.state, dark=True)
+        start = time.perf_counter()
+        recognitions = self.recognizer.recognize(image)
+        self.recognize_s += time.perf_counter() - start
+        changes: list = []
+        for k in range(repeat):
+            changes += self.tracker.update(recognitions, timestamp + k * 1e-3)
+            self.frames += 1
+        return Look(tuple(changes), self.tracker.state, cards_seen=len(recognitions))

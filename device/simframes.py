@@ -1,0 +1,128 @@
+"""Pictures of the simulated table: each TableStep drawn as the camera would see it.
+
+Cards of a held-out deck (one the card classifier never trained on) are laid where players lay them
+— a row in front of each player, the starter in the centre, the crib beside the dealer's hand — on
+one table and under one slightly tilted camera for the whole game, with the vision renderer's
+compositor. Each picture depends only on the seed and the step number, so a resumed demo draws
+exactly the frames an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.simtable import CENTRE, TableStep
+from vision.render.backgrounds import make_background
+from vision.render.camera import tilted_view
+from vision.render.decks import HELD_OUT_DECKS
+from vision.render.table import Placement, compose
+from vision.zones import Zones, default_zones
+
+SIZE = (1280, 720)
+CARD_HEIGHT_SHARE = 0.22   # of the frame height: a camera over a card table
+CARD_ASPECT = 0.7
+DARK_GAIN = 0.08           # a dark frame: the lamp went out
+SHADOW_GAIN = 0.12         # a card lying in deep shadow cannot be read
+TEXTURES = ("wood", "felt", "cloth")
+NOISE_SIGMA = 3.0          # sensor noise, grey levels
+
+
+class TablePainter:
+    """Draws TableSteps for one game (fixed deck, table texture and camera, from the seed)."""
+
+    def __init__(self, seed: int, players: int = 2, size: tuple[int, int] = SIZE, deck: str | None = None):
+        self.seed = seed
+        self.size = size
+        rng = np.random.default_rng([seed, 7])
+        self.deck = deck or HELD_OUT_DECKS[seed % len(HELD_OUT_DECKS)]
+        self.texture = TEXTURES[int(rng.integers(len(TEXTURES)))]
+        self.background = make_background(rng, self.texture, size)
+        self.view = tilted_view(rng, size, 0.02)
+        self.lamp = _lamp(rng, size)  # the lamp does not move during a game: its fall-off is fixed
+        self.zones: Zones = default_zones(size[0], size[1], players)
+        self.card_h = CARD_HEIGHT_SHARE * size[1]
+
+    # ---- where cards lie -------------------------------------------------------------------
+
+    def _row(self, zone: str, cards, rng: np.random.Generator, far: bool) -> list[Placement]:
+        poly = self.zones[zone]
+        (x0, y0), (x1, y1) = poly.min(axis=0), poly.max(axis=0)
+        pitch = CARD_ASPECT * self.card_h * 1.18
+        cy = (y0 + y1) / 2
+        start = x0 + 0.09 * (x1 - x0) + pitch / 2
+        out = []
+        for i, card in enumerate(cards):
+            gap = 0.35 * pitch if i >= 4 else 0.0  # the crib lies a little apart from the hand
+            x = start + i * pitch + gap + rng.normal(0, 3)
+            y = cy + rng.normal(0, 4)
+            angle = (180.0 if far else 0.0) + rng.normal(0, 4)
+            out.append(Placement(card, (float(x), float(y)), float(angle), self.card_h))
+        return out
+
+    def placements(self, step: TableStep, rng: np.random.Generator) -> list[Placement]:
+        out: list[Placement] = []
+        for zone, cards in step.zones:
+            if zone == CENTRE:
+                (x0, y0), (x1, y1) = self.zones[zone].min(axis=0), self.zones[zone].max(axis=0)
+                for i, card in enumerate(cards):
+                    centre = ((x0 + x1) / 2 + i * 0.8 * self.card_h, (y0 + y1) / 2)
+                    out.append(Placement(card, centre, float(rng.normal(0, 6)), self.card_h))
+            else:
+                out.extend(self._row(zone, cards, rng, far=zone != "seat:0"))
+        return out
+
+    # ---- drawing -----------------------------------------------------------------------------
+
+    def draw(self, step: TableStep, index: int) -> np.ndarray:
+        """The camera's picture of the table at script step `index`."""
+        rng = np.random.default_rng([self.seed, 1000 + index])
+        placements = self.placements(step, rng)
+        # realism=0 draws clean cards; the camera (lamp fall-off, sensor noise) is added below, cheaply:
+        # the compositor's full photographic range costs ~6x more per frame and is for training.
+        scene = compose(self.background, placements, rng, self.deck, view=self.view, realism=0.0)
+        image = _camera(scene.image, self.lamp, rng)
+        if step.shadow is not None:
+            image = self._shade(image, scene, step.shadow)
+        if step.dark:
+            image = (image.astype(np.float32) * DARK_GAIN).astype(np.uint8)
+        return image
+
+    @staticmethod
+    def _shade(image: np.ndarray, scene, card) -> np.ndarray:
+        """Put one card in deep shadow: its outline still shows, its index cannot be read."""
+        import cv2
+
+        for placed in scene.cards:
+            if placed.card == card:
+                mask = np.zeros(image.shape[:2], np.float32)
+                cv2.fillConvexPoly(mask, np.round(placed.quad).astype(np.int32), 1.0)
+                mask = cv2.GaussianBlur(mask, (0, 0), 3)
+                shaded = image.astype(np.float32)
+                blurred = cv2.GaussianBlur(shaded, (0, 0), 6) * SHADOW_GAIN * 3
+                shaded = shaded * (1 - mask[:, :, None]) + blurred * mask[:, :, None]
+                return np.clip(shaded, 0, 255).astype(np.uint8)
+        return image
+
+
+def _lamp(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
+    """A lamp's light over the table: brightest near a point, falling off to ~75 % (uint8 gain x255)."""
+    import cv2
+
+    w, h = size
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    x = np.arange(w, dtype=np.float32)[None, :]
+    y = np.arange(h, dtype=np.float32)[:, None]
+    d = np.sqrt((x - cx) ** 2 + (y - cy) ** 2) / np.hypot(w, h)
+    gain = np.clip(1.0 - 0.45 * d, 0.6, 1.0) * 255
+    return cv2.merge([gain.astype(np.uint8)] * 3)
+
+
+def _camera(image: np.ndarray, lamp: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The lamp's fall-off and a little sensor noise, as a cheap camera."""
+    import cv2
+
+    lit = cv2.multiply(image, lamp, scale=1.0 / 255)
+    noise = np.empty(image.shape, np.int16)
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    cv2.randn(noise, 0, NOISE_SIGMA)
+    return cv2.add(lit, noise, dtype=cv2.CV_8U)
