@@ -43,7 +43,7 @@ def pattern_points(key: int) -> int:
     """Points for fifteens, pairs and runs in this rank pattern (memoised)."""
     points = _points.get(key)
     if points is None:
-        points = _points[key] = _count_points(pattern_ranks(key))
+        points = _points[key] = _count_points(key)
     return points
 
 
@@ -90,19 +90,19 @@ def _stretches(groups: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     return found
 
 
-def _count_points(ranks: tuple[int, ...]) -> int:
+def _count_points(key: int) -> int:
     """Count without listing: fifteens from subset sums, pairs by rank, runs as length x multiplicity.
-    (Written flat, not with the helpers above, because it is the cold path of every fast total.)"""
-    sums = [0]
-    counts = [0] * 15  # by rank; 0 and 14 stay empty so every stretch of ranks is closed
-    for rank in ranks:
-        value = VALUE[rank]
-        sums += [total + value for total in sums]
-        counts[rank] += 1
-    points = 2 * sums.count(15)
-    length, multiplicity = 0, 1
-    for n in counts:
+    Read straight from the key, rank by rank, because this is the cold path of every fast total."""
+    sums = [0]  # the value of every subset of the cards seen so far
+    points = 0
+    length, multiplicity = 0, 1  # the stretch of consecutive ranks so far
+    rank = 1
+    while key:
+        n = key & 7
         if n:
+            value = VALUE[rank]
+            for _ in range(n):
+                sums += [total + value for total in sums]
             points += n * (n - 1)  # C(n, 2) pairs at 2 each
             length += 1
             multiplicity *= n
@@ -110,7 +110,11 @@ def _count_points(ranks: tuple[int, ...]) -> int:
             if length >= 3:
                 points += length * multiplicity
             length, multiplicity = 0, 1
-    return points
+        key >>= 3
+        rank += 1
+    if length >= 3:
+        points += length * multiplicity
+    return points + 2 * sums.count(15)
 
 
 # Positions of the set bits of every mask, for hands plus starter of 4, 5 or 6 cards.
