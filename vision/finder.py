@@ -23,6 +23,7 @@ CARD_ASPECT = 0.7            # short / long side of a card when nothing better i
 ASPECT_RANGE = (0.5, 0.88)   # accepted short / long ratio of a fitted quad (decks and tilt vary)
 BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
+ROW_EDGE_COVERAGE = 0.6      # share of a row's height a card edge crosses (pips and pictures: less)
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,28 +58,22 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None]] = []
     blobs = _bright_blobs(chan, lo_side) + _edge_loops(chan, lo_side)
-    singles, rows = [], []
-    for contour in blobs:
-        quad, score = _fit_card(contour, lo_side, hi_side)
-        if quad is not None:
-            singles.append((quad, score))
-        else:
-            rows.append(contour)
-    for quad, score in singles:
-        found.append((quad, False, score, None))
-    typical = _typical_size([q for q, _ in singles])
-    for contour in rows:
-        for quad, covered, exposed in _split_row(chan, contour, typical, lo_side, hi_side):
-            found.append((quad, covered, 0.6, exposed))
-    kept = _suppress(found)
-    out = []
-    for quad, covered, score, exposed in kept:
-        full = (quad + 0.5) / scale - 0.5
-        if not covered:
-            full = _snap_to_edges(image, full)
-        quads = _index_orderings(full, None if exposed is None else (exposed + 0.5) / scale - 0.5)
-        out.append(Candidate(tuple(q.astype(np.float32) for q in quads), covered, float(score)))
-    return out
+    fitted = [(contour, *_fit_card(contour, lo_side, hi_side)) for contour in blobs]
+    typical = _typical_size([_to_full(q, scale) for _, q, _ in fitted if q is not None])
+    for contour, quad, score in fitted:
+        row = _split_row(image, _to_full(contour.reshape(-1, 2).astype(np.float32), scale), typical,
+                         lo_side / scale, hi_side / scale)
+        if len(row) >= 2:
+            found.extend((q, covered, 0.6, shown) for q, covered, shown in row)
+        elif quad is not None:
+            found.append((_snap_to_edges(image, _to_full(quad, scale)), False, score, None))
+    return [Candidate(tuple(q.astype(np.float32) for q in _index_orderings(quad, shown)), covered, float(score))
+            for quad, covered, score, shown in _suppress(found)]
+
+
+def _to_full(points: np.ndarray, scale: float) -> np.ndarray:
+    """Working-resolution pixel coordinates to full-frame ones (pixel centres at integers in both)."""
+    return (points + 0.5) / scale - 0.5
 
 
 def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np.ndarray:
@@ -269,93 +264,107 @@ def _typical_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     return float(np.median(sides[:, 1])), float(np.median(sides[:, 0]))
 
 
-def _split_row(chan: np.ndarray, contour: np.ndarray, typical: tuple[float, float] | None,
+def _split_row(image: np.ndarray, outline: np.ndarray, typical: tuple[float, float] | None,
                lo_side: float, hi_side: float) -> list[tuple[np.ndarray, bool, np.ndarray]]:
-    """Cards of an overlapping row: (quad, covered, exposed corner point) for each.
+    """Cards of an overlapping row: (quad, covered, a point of the part that shows) for each.
 
-    The row is turned so that it runs along x; the sum of |d/dx| over the row's height peaks at every
-    card edge that crosses the row.  Each card spans one card length from such an edge, the way the
-    cards were laid (each covering the one before it on one side).
+    Works at full resolution on the blob's outline (Nx2, full-frame pixels).  The row is turned to
+    run along x; every card edge that crosses it is a straight line across nearly its whole height,
+    which pips and pictures are not.  Each card spans one card length from such a line, in the
+    direction the cards were laid; that length is measured on the top card, the only one seen whole,
+    and must agree with the card's shape (a card-shaped blob with a picture frame is not a row).
     """
-    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(outline)
     if rw < rh:
         rw, rh, angle = rh, rw, angle + 90.0
-    area = cv2.contourArea(contour)
-    if rw * rh <= 0 or area / (rw * rh) < 0.75 or not lo_side * 0.6 <= rh <= hi_side:
+    area = cv2.contourArea(outline)
+    if rw * rh <= 0 or area / (rw * rh) < 0.7 or not lo_side * 0.5 <= rh <= hi_side or rw > 12 * rh:
         return []
-    if typical is not None:
-        short, long = typical
-        horizontal = abs(rh - long) <= abs(rh - short)
-    else:
-        horizontal, long, short = True, rh, rh * CARD_ASPECT
-    if horizontal:
-        across, along = rh, rh * (short / long if typical else CARD_ASPECT)
-    else:
-        across, along = rh, rh / (short / long if typical else CARD_ASPECT)
-    if rw < 1.15 * along or rw > along * 12:
+    aspect = typical[0] / typical[1] if typical else CARD_ASPECT
+    options = [(h, rh * aspect if h else rh / aspect) for h in (True, False)]
+    options = [(h, e) for h, e in options if rw >= 1.2 * e]
+    if not options:
         return []
-    # Turn the row upright in its own patch.
-    pad = 4
+    pad = 6
     pw, ph = int(rw) + 2 * pad, int(rh) + 2 * pad
     rot = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     rot[:, 2] += (pw / 2 - cx, ph / 2 - cy)
-    patch = cv2.warpAffine(chan, rot, (pw, ph), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    mask = np.zeros(chan.shape, np.uint8)
-    cv2.drawContours(mask, [contour], -1, 255, -1)
-    mpatch = cv2.warpAffine(mask, rot, (pw, ph), flags=cv2.INTER_NEAREST)
-    grad = np.abs(cv2.Sobel(cv2.GaussianBlur(patch, (3, 3), 0), cv2.CV_32F, 1, 0, ksize=3))
-    inner = cv2.erode(mpatch, np.ones((5, 5), np.uint8)) > 0
-    profile = (grad * inner).sum(axis=0) / np.maximum(inner.sum(axis=0), 1)
+    patch = _whiteness(cv2.warpAffine(image, rot, (pw, ph), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REPLICATE))
+    mpatch = np.zeros((ph, pw), np.uint8)
+    cv2.fillPoly(mpatch, [np.round(cv2.transform(outline[None], rot)[0]).astype(np.int32)], 255)
     cols = np.nonzero(mpatch.max(axis=0))[0]
-    if len(cols) < 2:
+    rows = np.nonzero(mpatch.max(axis=1))[0]
+    if len(cols) < 8 or len(rows) < 8:
         return []
     start, end = float(cols[0]), float(cols[-1] + 1)
-    peaks = _peaks(profile, start + 0.2 * along, end - 0.2 * along, 0.25 * along)
-    if not peaks:
-        return []
-    forward = abs(peaks[-1] + along - end) <= abs(peaks[0] - along - start)
-    if forward:  # each card covers the right part of the one before: left edges show
-        lefts = [start] + [p for p in peaks if p < end - 0.6 * along]
-        if end - along - lefts[-1] > 0.2 * along:
-            lefts.append(end - along)
-        spans = [(x, x + along) for x in lefts]
-    else:        # laid the other way: right edges show
-        rights = [p for p in peaks if p > start + 0.6 * along] + [end]
-        if rights[0] - along - start > 0.2 * along:
-            rights.insert(0, start + along)
-        spans = [(x - along, x) for x in rights]
-    rows = np.nonzero(mpatch.max(axis=1))[0]
     top, bottom = float(rows[0]), float(rows[-1] + 1)
+    edges = _crossing_lines(patch, mpatch, rh)
+    best = None
+    for horizontal, expected in options:
+        inner = [e for e in edges if start + 0.15 * expected < e[0] < end - 0.15 * expected]
+        if not inner:
+            continue
+        for forward in (True, False):
+            measured = end - inner[-1][0] if forward else inner[0][0] - start
+            error = abs(np.log(max(measured, 1.0) / expected))
+            if error < np.log(1.3) and (best is None or error < best[0]):
+                best = (error, forward, measured, inner)
+    if best is None:
+        return []
+    _, forward, along, inner = best
+    # Each line: (x at mid-height, dx per unit y); the row's two outer ends are plain vertical lines.
+    lines = [(start, 0.0)] + [(x, t) for x, t, _ in inner] + [(end, 0.0)]
+    sign = 1.0 if forward else -1.0
+    near = lines[:-1] if forward else lines[1:]
+    mid = (top + bottom) / 2
     inverse = cv2.invertAffineTransform(rot)
     cards = []
-    for i, (x0, x1) in enumerate(spans):
-        box = np.float32([[x0, top], [x1, top], [x1, bottom], [x0, bottom]]) - 0.5
-        quad = cv2.transform(box[None], inverse)[0]
-        top_card = (i == len(spans) - 1) if forward else (i == 0)
-        exposed_x = x0 if forward else x1
-        exposed = cv2.transform(np.float32([[[exposed_x, (top + bottom) / 2]]]), inverse)[0, 0]
-        cards.append((_clockwise(quad), not top_card, exposed))
+    for i, (x, tilt) in enumerate(near):
+        is_top = (i == len(near) - 1) if forward else (i == 0)
+        if is_top:
+            x = end - along if forward else start + along
+            tilt = lines[-2][1] if forward and len(lines) > 2 else (lines[1][1] if len(lines) > 2 else 0.0)
+        half = (bottom - top) / 2
+        # Near side along the line, far side one card length away, square to it.
+        norm = np.hypot(tilt, 1.0)
+        up = np.array([tilt, 1.0]) / norm           # along the line, downwards
+        out = np.array([1.0, -tilt]) / norm * sign  # across the line, the way the card lies
+        centre_near = np.array([x, mid])
+        near_a, near_b = centre_near - up * half, centre_near + up * half
+        far_a, far_b = near_a + out * along, near_b + out * along
+        quad = np.float32([near_a, far_a, far_b, near_b]) - 0.5
+        quad = cv2.transform(quad[None], inverse)[0]
+        shown_at = centre_near + out * min(along, 0.25 * along if not is_top else 0.5 * along)
+        shown = cv2.transform(np.float32([[shown_at - 0.5]]), inverse)[0, 0]
+        cards.append((_clockwise(quad), not is_top, shown))
     return cards
 
 
-def _peaks(profile: np.ndarray, lo: float, hi: float, spacing: float) -> list[float]:
-    """Strong local maxima of a profile between lo and hi, at least `spacing` apart."""
-    lo_i, hi_i = max(1, int(lo)), min(len(profile) - 1, int(hi))
-    if hi_i <= lo_i:
+def _crossing_lines(patch: np.ndarray, mask: np.ndarray, height: float) -> list[tuple[float, float, float]]:
+    """Straight edges crossing most of a row's height: (x at mid-height, dx/dy, length), by x."""
+    edges = cv2.Canny(cv2.GaussianBlur(patch, (5, 5), 1.0), 20, 45)
+    edges[cv2.erode(mask, np.ones((5, 5), np.uint8)) == 0] = 0
+    found = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(0.35 * height),
+                            minLineLength=int(ROW_EDGE_COVERAGE * height), maxLineGap=int(0.08 * height) + 2)
+    if found is None:
         return []
-    window = profile[lo_i:hi_i]
-    floor = float(np.median(profile[profile > 0])) if (profile > 0).any() else 0.0
-    order = np.argsort(window)[::-1]
-    chosen: list[int] = []
-    for j in order:
-        value = window[j]
-        if value < max(2.0 * floor, 6.0):
-            break
-        i = lo_i + int(j)
-        if profile[i] >= profile[i - 1] and profile[i] >= profile[i + 1] and \
-                all(abs(i - c) >= spacing for c in chosen):
-            chosen.append(i)
-    return sorted(float(c) for c in chosen)
+    mid = patch.shape[0] / 2
+    lines = []
+    for x1, y1, x2, y2 in found.reshape(-1, 4).astype(np.float64):
+        if abs(y2 - y1) < 1 or abs(x2 - x1) > 0.27 * abs(y2 - y1):  # within 15 degrees of across
+            continue
+        tilt = (x2 - x1) / (y2 - y1)
+        lines.append((x1 + (mid - y1) * tilt, tilt, float(np.hypot(x2 - x1, y2 - y1))))
+    lines.sort()
+    merged: list[tuple[float, float, float]] = []
+    for line in lines:  # one edge gives several near-identical segments: keep the longest
+        if merged and line[0] - merged[-1][0] < 0.06 * height:
+            if line[2] > merged[-1][2]:
+                merged[-1] = line
+        else:
+            merged.append(line)
+    return merged
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
