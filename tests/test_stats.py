@@ -8,6 +8,7 @@ from math import comb
 import pytest
 
 from cribbage import score_show
+from test_show import reference_total
 from cribbage.stats import (cards_of_pattern, distribution_summary, hand_distribution,
                             pattern_distribution)
 
@@ -56,9 +57,16 @@ def test_three_and_five_card_hands_are_all_counted(size, hands):
     assert sum(hand_distribution(hand_size=size).values()) == hands
 
 
-def brute_force(hand_ranks, starter_rank, crib):
-    return dict(sorted(Counter(score_show(hand, starter, crib=crib).total
+def brute_force(hand_ranks, starter_rank, crib, count=None):
+    """Score every card-level hand of the pattern one by one: with score_show, or with `count`."""
+    count = count or (lambda hand, starter, crib: score_show(hand, starter, crib=crib).total)
+    return dict(sorted(Counter(count(hand, starter, crib)
                                for hand, starter in cards_of_pattern(hand_ranks, starter_rank)).items()))
+
+
+def test_cards_of_pattern_lists_every_distinct_hand_once():
+    hands = list(cards_of_pattern((5, 5, 11, 2), 5))
+    assert len(hands) == len(set(hands)) == comb(4, 2) * 4 * 4 * 2
 
 
 STRUCTURAL_PATTERNS = [
@@ -78,7 +86,10 @@ STRUCTURAL_PATTERNS = [
                          [(h, s, False) for h, s in STRUCTURAL_PATTERNS]
                          + [(h, s, True) for h, s in STRUCTURAL_PATTERNS if len(h) == 4])
 def test_fast_counting_matches_brute_force_on_structural_patterns(hand_ranks, starter_rank, crib):
-    assert pattern_distribution(hand_ranks, starter_rank, crib=crib) == brute_force(hand_ranks, starter_rank, crib)
+    """Checked against textbook counting (test_show.reference_total), which shares no code with the
+    rules engine, so the rank scoring is cross-checked here as well as the suit counting."""
+    expected = brute_force(hand_ranks, starter_rank, crib, count=reference_total)
+    assert pattern_distribution(hand_ranks, starter_rank, crib=crib) == expected
 
 
 def test_fast_counting_matches_brute_force_on_random_patterns():
