@@ -19,20 +19,13 @@ from itertools import combinations
 from pathlib import Path
 
 from bench.machine import pin_to_one_core
-from cribbage import _score_ranks, show
+from cribbage._score_ranks import clear_memo
 from cribbage.cards import FULL_DECK
 from cribbage.coach import lay_aways
 from cribbage.show import score_show, show_total
 from cribbage.stats import hand_distribution
 
 SEED = 20261122
-
-
-def clear_memo() -> None:
-    """Forget every rank pattern, so the next count is worked out from scratch (cold)."""
-    _score_ranks._points.clear()
-    _score_ranks._templates.clear()
-    show._compiled_templates.clear()
 
 
 def random_hands(n: int, size: int = 4) -> list[tuple]:

@@ -9,6 +9,7 @@ pattern is worked out at most once per process. Suits (flush, nobs) are handled 
 from __future__ import annotations
 
 from itertools import product
+from operator import itemgetter
 
 # RANK_BIT[rank] added once per card gives the pattern key; rank 0 is unused.
 RANK_BIT: tuple[int, ...] = (0,) + tuple(1 << (3 * (rank - 1)) for rank in range(1, 14))
@@ -21,6 +22,14 @@ Template = tuple[str, tuple[int, ...], int]
 
 _points: dict[int, int] = {}
 _templates: dict[int, tuple[Template, ...]] = {}
+_pickers: dict[int, tuple] = {}
+
+
+def clear_memo() -> None:
+    """Forget every pattern worked out so far (benchmarks use it to time the cold path)."""
+    _points.clear()
+    _templates.clear()
+    _pickers.clear()
 
 
 def pattern_key(ranks) -> int:
@@ -53,6 +62,17 @@ def pattern_templates(key: int) -> tuple[Template, ...]:
     if templates is None:
         templates = _templates[key] = _list_templates(pattern_ranks(key))
     return templates
+
+
+def pattern_pickers(key: int) -> tuple:
+    """The templates with each position list turned into an itemgetter, which picks an item's cards
+    out of the rank-sorted cards in one call (memoised). Every template has two or more positions,
+    so each getter returns a tuple."""
+    pickers = _pickers.get(key)
+    if pickers is None:
+        pickers = _pickers[key] = tuple((kind, itemgetter(*positions), points)
+                                        for kind, positions, points in pattern_templates(key))
+    return pickers
 
 
 def _subset_sums(ranks: tuple[int, ...]) -> list[int]:

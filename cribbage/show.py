@@ -28,9 +28,8 @@ way: "fifteen two, fifteen four, and a double run of three is twelve".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import itemgetter
 
-from ._score_ranks import RANK_BIT, pattern_points, pattern_templates
+from ._score_ranks import RANK_BIT, pattern_pickers, pattern_points
 from ._score_words import number_word
 from .cards import JACK, Card, parse_cards
 from .errors import DuplicateCardError, InvalidCardError
@@ -88,7 +87,7 @@ def score_show(hand, starter, *, crib: bool = False) -> ShowScore:
     key = 0
     for card in cards:
         key += RANK_BIT[card[0]]
-    items = [ScoreItem(kind, pick(cards), points) for kind, pick, points in _compiled(key)]
+    items = [ScoreItem(kind, pick(cards), points) for kind, pick, points in pattern_pickers(key)]
     total = pattern_points(key)
     suit = hand[0][1]
     for card in hand:
@@ -141,18 +140,6 @@ def _plain(hand, starter, crib: bool) -> bool:
         if card.__class__ is not Card:
             return False
     return starter not in hand and len(set(hand)) == n
-
-
-_compiled_templates: dict[int, tuple] = {}
-
-
-def _compiled(key: int) -> tuple:
-    """The pattern's templates with each position list turned into an itemgetter (memoised)."""
-    compiled = _compiled_templates.get(key)
-    if compiled is None:
-        compiled = _compiled_templates[key] = tuple(
-            (kind, itemgetter(*positions), points) for kind, positions, points in pattern_templates(key))
-    return compiled
 
 
 def _checked(hand, starter, crib: bool) -> tuple[tuple[Card, ...], Card]:
