@@ -139,3 +139,16 @@ def test_play_scoring_agrees_with_naive_reference(cards):
 def test_low_card_series_agree_with_naive_reference(cards):
     """Low cards make long runs and pairs common, so the reference is exercised where it matters."""
     assert score_play(cards).points == naive_play_points(cards)
+
+
+@settings(max_examples=300, deadline=None)
+@given(legal_series())
+def test_the_announcement_ends_on_the_points_or_says_the_count(cards):
+    from cribbage._score_words import number_word
+
+    score = score_play(cards)
+    spoken = score.announcement()
+    if score.points:
+        assert spoken.endswith(" " + number_word(score.points))
+    else:
+        assert spoken == number_word(score.count)

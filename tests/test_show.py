@@ -309,3 +309,13 @@ def test_show_total_is_the_sum_of_its_items(cards):
 @given(st.lists(st.sampled_from(FULL_DECK), min_size=5, max_size=5, unique=True), st.booleans())
 def test_19_25_26_27_are_impossible_four_card_scores(cards, crib):
     assert show_total(tuple(cards[:4]), cards[4], crib=crib) not in (19, 25, 26, 27)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands)
+def test_the_announcement_ends_on_the_total(cards):
+    from cribbage._score_words import number_word
+
+    score = score_show(cards[:-1], cards[-1])
+    spoken = score.announcement()
+    assert spoken == "nineteen" if score.total == 0 else spoken.endswith(" " + number_word(score.total))
