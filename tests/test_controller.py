@@ -1,0 +1,310 @@
+"""The controller follows DESIGN.md's round step by step and catches every mistake it lists.
+
+North sits at seat:0, South at seat:1. In most tests North deals, so South leads and counts first.
+"""
+
+from __future__ import annotations
+
+from cribbage import events as ev
+from device import device_events as dev
+from device.controller import Controller, Rules
+from device.journal import Journal
+
+from controller_helpers import Table
+
+
+def play_out(t: Table):
+    """A round where nothing odd happens: starter 4H; South (non-dealer) leads."""
+    t.put("centre", "4H")
+    t.put("seat:1", "5S")   # 5
+    t.put("seat:0", "TD")   # 15: fifteen two to North
+    t.put("seat:1", "5C")   # 20
+    t.put("seat:0", "6H")   # 26
+    t.put("seat:1", "3S")   # 29
+    t.put("seat:0", "KC")   # North cannot go: South said... North plays K: new count 10 (go to South)
+    t.put("seat:1", "7D")   # 17
+    t.put("seat:0", "2C")   # 19, last card
+
+
+def test_cut_for_deal_lowest_deals_and_a_tie_cuts_again(tmp_path):
+    t = Table(tmp_path)
+    t.put("seat:0", "5C")
+    t.put("seat:1", "5D")
+    assert "CutTied" in t.types()
+    t.put("seat:0", "9C")
+    t.put("seat:1", "2H")
+    assert t.game.dealer == "South"
+    assert t.game.phase == "deal"          # waits for the cut cards to be gathered
+    t.clear()
+    assert t.game.phase == "starter" and t.types()[-2:] == ["TableCleared", "RoundStarted"]
+
+
+def test_the_starter_a_jack_is_two_for_his_heels(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "JS")
+    assert t.game.score("North") == 2
+    assert "Two for his heels to North." in t.said()
+
+
+def test_a_card_before_the_starter_is_not_a_play(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("seat:1", "5S")
+    assert t.game.phase == "starter" and t.notices() == ["not-now"]
+
+
+def test_the_play_is_counted_aloud_and_pegged(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    play_out(t)
+    said = t.said()
+    assert "Fifteen two." in said
+    assert "One for go, South." in said        # South's 3S at 29: North could not go
+    assert "One for last card, North." in said
+    assert t.game.phase == "show"
+    assert t.game.score("North") == 2 + 1 and t.game.score("South") == 1
+
+
+def test_thirty_one_for_two(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    for zone, card in (("seat:1", "KS"), ("seat:0", "QD"), ("seat:1", "6S"), ("seat:0", "5D")):
+        t.put(zone, card)
+    assert "Thirty-one for two." in t.said()
+    assert t.game.score("North") == 2
+
+
+def test_a_card_past_31_is_refused_and_said(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:1", "KS")
+    t.put("seat:0", "QD")
+    t.put("seat:1", "9S")      # 29
+    t.put("seat:1", "5D")      # 34 from South again: only North, who played next, may lead anew
+    assert t.notices()[-1] == "over-31"
+    assert "thirty-four, past thirty-one" in t.said()[-1]
+    assert len(t.game.played("South")) == 2   # not played
+    t.take("seat:1", "5D")
+    t.put("seat:0", "2D")      # 31
+    assert t.game.count == 0 and t.game.score("North") == 2
+
+
+def test_the_wrong_leader_is_told_whose_lead_it_is(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:0", "5D")      # North is the dealer: South leads
+    assert t.notices()[-1] == "wrong-leader"
+    assert t.said()[-1].startswith("It's South's lead, not North's.")
+    assert t.game.played("North") == ()
+
+
+def test_a_card_seen_twice_is_reported(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:1", "5S")
+    t.duplicate("seat:1", "5S", "seat:0")
+    assert t.notices()[-1] == "duplicate"
+    t.put("seat:0", "4H")      # the starter again: a second deck or a misread
+    assert t.notices()[-1] == "duplicate" and t.game.played("North") == ()
+
+
+def test_an_unreadable_card_is_said_and_never_pegged(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:1", "5S")
+    before = t.game.state()
+    t.blur("seat:0")
+    assert t.said()[-1] == "I can't read the card in front of the dealer — move it into the light."
+    assert t.game.state() == before
+    t.blur("seat:0")            # said once, not nagged while nothing changes
+    assert t.notices().count("unreadable") == 1
+
+
+def test_too_dark_is_said_once(tmp_path):
+    t = Table(tmp_path)
+    t.ctl.on_dark()
+    t.ctl.on_dark()
+    assert t.said() == ["It's too dark to see the cards."]
+
+
+def show_round(t: Table):
+    t.deal_to(0)
+    play_out(t)
+    # South's hand 5S 5C 3S 7D with 4H: fifteens 5+3+7, 5+3+7 -> 4, pair 2, run 3-4-5 x2 = 6 -> 12
+    # North's hand TD 6H KC 2C with 4H: fifteens? 6+4+... none of 15? T+4+... no; K... 2
+    return t
+
+
+def test_a_hand_is_shown_from_its_seat_and_a_right_claim_pegged(tmp_path):
+    t = show_round(Table(tmp_path))
+    assert t.types().count("HandShown") == 1
+    actual = t.game.correct_count().total
+    t.claim(actual)
+    claim = [r for r in t.spy.shown if isinstance(r, ev.ClaimPegged)][-1]
+    assert claim.verdict == "right" and claim.player == "South"
+
+
+def test_an_over_claim_is_caught_at_once(tmp_path):
+    t = show_round(Table(tmp_path))
+    actual = t.game.correct_count().total
+    before = t.game.score("South")
+    t.claim(actual + 2)
+    assert t.game.score("South") == before + actual
+    assert t.said()[-1].startswith(f"{_word(actual + 2).capitalize()} claimed, {_word(actual)} in the hand")
+
+
+def test_an_under_claim_is_silent_and_muggins_takes_it(tmp_path):
+    t = show_round(Table(tmp_path))
+    actual = t.game.correct_count().total
+    t.claim(actual - 2)
+    assert t.said()[-1] == f"South pegs {_word(actual - 2)}."
+    north = t.game.score("North")
+    t.press("muggins", player=0)
+    assert t.game.score("North") == north + 2
+    assert t.said()[-1].startswith("Muggins! North takes two")
+
+
+def test_muggins_off_the_counter_is_told(tmp_path):
+    t = show_round(Table(tmp_path, Rules(muggins=False)))
+    actual = t.game.correct_count().total
+    t.claim(actual - 2)
+    assert "MissedPointsTold" in t.types()
+    assert t.game.score("South") >= actual
+
+
+def test_dispute_reads_out_the_cards_and_the_breakdown(tmp_path):
+    t = show_round(Table(tmp_path))
+    t.press("dispute")
+    readout = t.spy.shown[-1]
+    assert isinstance(readout, dev.DisputeReadout)
+    assert set(readout.cards) == {"5S", "5C", "3S", "7D"} and readout.starter == "4H"
+    assert readout.total == t.game.correct_count().total
+    assert "five of spades" in readout.text and readout.items
+
+
+def test_the_show_goes_in_order_and_the_crib_is_shown_beside_the_dealers_hand(tmp_path):
+    t = show_round(Table(tmp_path))
+    t.claim(t.game.correct_count().total)
+    assert t.game.show_turn == ("North", False) and t.types()[-1] == "HandShown"
+    t.claim(t.game.correct_count().total)
+    assert t.game.show_turn == ("North", True)
+    t.put("seat:0", "AS", "AD", "8C")
+    assert t.game.show_turn == ("North", True) and t.types()[-1] != "HandShown"  # three cards: not yet
+    t.put("seat:0", "QH")
+    assert t.types()[-1] == "HandShown"
+    t.claim(t.game.correct_count().total)
+    assert t.game.phase == "deal"
+    t.clear()
+    assert t.game.round_no == 2 and t.game.dealer == "South"
+
+
+def test_a_shown_hand_that_is_not_the_cards_played(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    play_out(t)
+    t.claim(t.game.correct_count().total)      # South's hand
+    # North's seat now shows a card North never played in place of one he did
+    t.take("seat:0", "2C")
+    t.put("seat:0", "9H")
+    assert "hand-differs" in t.notices()
+    assert t.said()[-1].startswith("North's hand is not the cards North played")
+
+
+def test_a_hand_with_too_many_cards(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    play_out(t)
+    t.put("seat:1", "9H")
+    assert t.notices()[-1] == "wrong-cards"
+    assert t.said()[-1] == "South's hand has five cards; it should have four."
+
+
+def test_a_go_said_holding_a_card_that_fitted_is_found_at_the_show(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:1", "KS")     # 10
+    t.put("seat:0", "QD")     # 20
+    t.press("go", player=1)   # South says go ... holding the 3S (fits)
+    t.put("seat:0", "AD")     # 21
+    t.put("seat:0", "9C")     # 30, then North must go: South's
+    t.put("seat:1", "3S")     # South leads after: new count 3
+    t.put("seat:0", "2C")
+    t.put("seat:1", "5C")
+    t.put("seat:1", "6C")
+    assert t.game.phase == "show"
+    t.claim(t.game.correct_count().total)     # judged at the claim
+    assert "RenegeFound" in t.types()
+    assert "South said go at twenty holding the three of spades" in " ".join(t.said())
+
+
+def test_undo_withdraws_the_last_action(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:1", "5S")
+    t.put("seat:0", "TD")
+    assert t.game.score("North") == 2
+    t.press("undo")
+    assert t.game.score("North") == 0 and t.game.played("North") == ()
+
+
+def test_the_game_ends_mid_show_the_moment_a_peg_reaches_121(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    play_out(t)
+    # Give South 118 by journaled history is not possible here; claim big instead: the engine ends
+    # the game as soon as a peg reaches the target, even before the dealer's count.
+    game = t.game
+    game._pegs[1] = type(game._pegs[1])(119, 110)  # noqa: SLF001 - set up a late-game score
+    t.claim(game.correct_count().total)
+    assert game.is_over and game.winner == "South"
+    assert t.types()[-1] == "GameWon"
+    t.put("seat:0", "QH")       # nothing happens after the end
+    assert t.types()[-1] == "GameWon"
+
+
+def test_auto_mode_counts_and_pegs_everything(tmp_path):
+    t = Table(tmp_path, Rules(mode="auto"))
+    t.deal_to(0)
+    play_out(t)
+    claims = [r for r in t.spy.shown if isinstance(r, ev.ClaimPegged)]
+    assert [c.verdict for c in claims] == ["right", "right"]      # both hands, no button pressed
+    t.put("seat:0", "AS", "AD", "8C", "QH")
+    assert [r.verdict for r in t.spy.shown if isinstance(r, ev.ClaimPegged)] == ["right"] * 3
+
+
+def test_every_event_is_journaled_before_it_is_shown(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    play_out(t)
+    assert t.spy.journal_len_when_shown
+    assert all(seq <= held for seq, held in t.spy.journal_len_when_shown)
+
+
+def test_a_restart_rebuilds_the_game_from_the_journal(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    play_out(t)
+    t.claim(t.game.correct_count().total - 1)
+    state = t.game.state()
+    t.journal.close()
+    journal = Journal.open(t.path, Rules().to_dict())
+    again = Controller(Rules(), journal, None, zones=t.zones)
+    assert again.game.state() == state
+    assert again.last_notice == t.ctl.last_notice
+    again.adopt(t.state())
+    again.on_panel(type("P", (), {"kind": "muggins", "player": 0, "value": None})())
+    assert again.game.score("North") == state["pegs"][0].front + 1
+
+
+def _word(n: int) -> str:
+    from cribbage._score_words import number_word
+
+    return number_word(n)
