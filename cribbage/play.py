@@ -11,6 +11,7 @@ pegged by the game (game.py), not here: this scores only what the last card make
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Union
 
 from ._score_words import number_word
 from .cards import Card, parse_cards
@@ -51,12 +52,12 @@ class PlayScore:
                 "announcement": self.announcement()}
 
 
-def series_count(series) -> int:
+def series_count(series: Iterable[Union[Card, str]] | str) -> int:
     """The count of a play series: the sum of the cards' values (faces 10, ace 1)."""
     return sum(card.value for card in _cards(series))
 
 
-def score_play(series) -> PlayScore:
+def score_play(series: Iterable[Union[Card, str]] | str) -> PlayScore:
     """Points the last card of this series earns. The series is every card played since the count
     was last reset, oldest first; IllegalPlayError if the count passes 31."""
     cards = _cards(series)

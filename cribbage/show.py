@@ -28,11 +28,16 @@ way: "fifteen two, fifteen four, and a double run of three is twelve".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Union
 
 from ._score_ranks import RANK_BIT, pattern_pickers, pattern_points
 from ._score_words import number_word
 from .cards import JACK, Card, parse_cards
 from .errors import DuplicateCardError, InvalidCardError
+
+# Cards may be given as Card values or as text ("5H"); a hand also as one string ("5H 5D 5C JS").
+Cards = Union[Iterable[Union[Card, str]], str]
+CardLike = Union[Card, str]
 
 HAND_SIZES = (3, 4, 5)
 CRIB_SIZE = 4
@@ -79,7 +84,7 @@ class ShowScore:
         }
 
 
-def score_show(hand, starter, *, crib: bool = False) -> ShowScore:
+def score_show(hand: Cards, starter: CardLike, *, crib: bool = False) -> ShowScore:
     """Count a hand (3, 4 or 5 cards) or a crib (4 cards) with this starter, with its breakdown."""
     if not _plain(hand, starter, crib):
         hand, starter = _checked(hand, starter, crib)
@@ -106,7 +111,7 @@ def score_show(hand, starter, *, crib: bool = False) -> ShowScore:
     return ShowScore(hand, starter, crib, tuple(items), total)
 
 
-def show_total(hand, starter, *, crib: bool = False) -> int:
+def show_total(hand: Cards, starter: CardLike, *, crib: bool = False) -> int:
     """The same total as score_show(...).total, without building the breakdown."""
     if not _plain(hand, starter, crib):
         hand, starter = _checked(hand, starter, crib)
@@ -168,8 +173,9 @@ _RUN_NAMES = {(): "a run", (2,): "a double run", (3,): "a triple run", (2, 2): "
 _PAIR_PHRASES = {"pair": "a pair", "pair royal": "a pair royal", "double pair royal": "a double pair royal"}
 
 
-def announce(items) -> str:
+def announce(items: Iterable[ScoreItem]) -> str:
     """Spoken count of a breakdown: fifteens, pairs, runs (with the pairs inside them), flush, nobs."""
+    items = tuple(items)
     fifteens = [i for i in items if i.kind == "fifteen"]
     pairs = [i for i in items if i.kind in _PAIR_PHRASES]
     runs: dict[tuple[int, ...], list[ScoreItem]] = {}
