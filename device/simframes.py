@@ -126,3 +126,33 @@ def _camera(image: np.ndarray, lamp: np.ndarray, rng: np.random.Generator) -> np
     cv2.setRNGSeed(int(rng.integers(2**31)))
     cv2.randn(noise, 0, NOISE_SIGMA)
     return cv2.add(lit, noise, dtype=cv2.CV_8U)
+
+
+def write_replay(seed: int, folder, *, steps: int | None = None, frames_per_step: int = 10,
+                 players: int = 2) -> list[tuple[int, object]]:
+    """Write the simulated game's table as numbered JPEG frames (a 10 fps replay for `muggins run`).
+
+    Each TableStep is held for frames_per_step frames (dark ones drawn dark). Returns, per step
+    written, (index of its first frame, the step), so a benchmark knows when each card appeared.
+    """
+    import cv2
+    from pathlib import Path
+
+    from device.controller import Rules
+    from device.simtable import build_script
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    script = build_script(seed, Rules())
+    painter = TablePainter(seed, players)
+    written = []
+    n = 0
+    for index, step in enumerate(script.steps[:steps]):
+        if not isinstance(step, TableStep):
+            continue
+        image = painter.draw(step, index)
+        written.append((n, step))
+        for _ in range(frames_per_step):
+            cv2.imwrite(str(folder / f"frame{n:05d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            n += 1
+    return written

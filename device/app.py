@@ -1,0 +1,202 @@
+"""`muggins run`: the device itself — camera, eyes, controller, journal, LED board, panel and voice.
+
+Every backend is chosen by the config. What is missing is said once, clearly, and the device carries
+on with what it has: no LED strip → a simulated board; no GPIO → no buttons; no espeak-ng → printed
+words; a camera that fails is retried (the players are told). A replay camera source runs the whole
+device on a laptop. The journal brings the game back after a power cut.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TextIO
+
+from device.board import Board
+from device.controller import CRIB, Controller, Rules, seat_zone
+from device.eyes import Eyes
+from device.journal import JOURNAL_NAME, Journal
+from device.presenter import Presenter
+
+
+@dataclass
+class Parts:
+    """What the device runs with; tests and benchmarks may hand in their own."""
+
+    source: object = None          # .read() -> Frame | None; SourceExhausted at the end of a replay
+    recognizer: object = None      # .recognize(image)
+    panel: object = None           # .poll() -> [PanelEvent]
+    leds: object = None            # .show(frame)
+    voice: object = None           # .say(text)
+    problems: list = field(default_factory=list)
+
+
+class Device:
+    """One running device. `run()` returns when a replay ends, on SIGTERM/SIGINT, or after max_frames."""
+
+    def __init__(self, config, *, state_dir: Path | None = None, new_game: bool = False,
+                 out: TextIO = sys.stdout, err: TextIO = sys.stderr, parts: Parts | None = None,
+                 on_present: Callable[[int, object], None] | None = None):
+        self.config = config
+        self.out, self.err = out, err
+        self.rules = Rules.from_config(config.game)
+        self.state_dir = Path(state_dir if state_dir is not None else config.state_dir)
+        self.parts = parts or Parts()
+        self.stopping = False
+        self.frames = 0
+        self.warming = 0
+        self.ready_at: float | None = None
+        self.on_present = on_present
+        self.journal = Journal.open(self.state_dir / JOURNAL_NAME, self.rules.to_dict(), new_game=new_game)
+        for notice in self.journal.notices:
+            self._tell(notice)
+        self.board = Board.from_config(config)
+        self._open_parts()
+        names = [seat_zone(i) for i in range(len(self.rules.players))] + ["centre"]
+        if config.zones and CRIB in config.zones:
+            names.append(CRIB)
+        side = config.game.side_of
+        presenter = Presenter(self.board, self.parts.voice,
+                              lambda player: side(self.rules.players.index(player)),
+                              text=out, muggins=self.rules.muggins)
+        if on_present is not None:
+            original = presenter.present
+
+            def present(seq, record, scores=None):
+                original(seq, record, scores)
+                on_present(seq, record)
+            presenter.present = present
+        self.controller = Controller(self.rules, self.journal, presenter, zones=names)
+        self.controller.start()
+        self.eyes: Eyes | None = None
+
+    # ---- opening the hardware, or saying why not ---------------------------------------------
+
+    def _open_parts(self) -> None:
+        p, c = self.parts, self.config
+        if p.leds is None:
+            from device.leds.output import open_output
+
+            try:
+                p.leds = open_output(c.board, self.board.layout)
+            except Exception as exc:  # no SPI, no permission, no library: the game goes on
+                self._tell(f"no LED strip ({exc}); the board is simulated")
+                p.leds = open_output(c.board, self.board.layout, simulate=True)
+        if p.voice is None:
+            from device.voice import Voice
+
+            p.voice = Voice(c.voice)
+        if p.panel is None:
+            try:
+                from device.panel import Panel
+
+                p.panel = Panel(c.panel)
+            except Exception as exc:  # no GPIO here: play on without buttons
+                self._tell(f"no button panel ({exc}); claims cannot be made from buttons")
+                p.panel = None
+        if p.source is None:
+            from vision.sources import open_resilient, parse_source_spec
+
+            spec = parse_source_spec(c.camera.source)
+            if spec["kind"] == "replay" and not Path(spec["path"]).exists():
+                from device.errors import ConfigError
+
+                raise ConfigError(f"{c.path or 'config'}: [camera] source: no such file or folder "
+                                  f"{spec['path']!r} to replay")
+
+            p.source = open_resilient(c.camera.source, size=tuple(c.camera.resolution), fps=c.camera.fps,
+                                      on_notice=self._camera_notice)
+        if p.recognizer is None:
+            from vision.recognizer import Recognizer
+
+            p.recognizer = Recognizer()
+
+    def _camera_notice(self, notice) -> None:
+        if notice.kind == "failed":
+            self.controller.on_camera_trouble(notice.message)
+        else:
+            self._tell(notice.message)
+
+    def _tell(self, text: str) -> None:
+        print(f"muggins: {text}", file=self.err, flush=True)
+
+    # ---- running -----------------------------------------------------------------------------
+
+    def _zones_for(self, frame):
+        from vision.zones import zones_for_game
+
+        width, height = frame.size
+        return zones_for_game(dict(self.config.zones) or None, width, height, len(self.rules.players),
+                              crib=False)
+
+    def step(self) -> bool:
+        """One turn of the loop: a frame (if the camera gives one), the panel, the board. False at the end."""
+        from vision.sources import SourceExhausted
+
+        try:
+            frame = self.parts.source.read()
+        except SourceExhausted:
+            return False
+        if frame is not None:
+            if self.eyes is None:
+                self.eyes = Eyes(self.parts.recognizer, self._zones_for(frame))
+            if self.warming < self.eyes.hold_frames:
+                # The first frames only show what lies there already: it was dealt with before a
+                # restart (the journal has it), so it is taken as it lies, not acted on again.
+                look = self.eyes.look(frame.image, frame.timestamp)
+                self.controller.adopt(look.table)
+                self.warming += 1
+                if self.warming == self.eyes.hold_frames:
+                    self.ready_at = time.monotonic()
+                    self._tell(f"ready: {len(self.rules.players)} players, {self.rules.variant}, "
+                               f"{self.rules.mode} mode; journal {self.journal.path}")
+            else:
+                look = self.eyes.look(frame.image, frame.timestamp)
+                if look.dark:
+                    self.controller.on_dark()
+                elif look.changes:
+                    self.controller.on_table(look.changes, look.table)
+            self.frames += 1
+        else:
+            time.sleep(0.05)
+        if self.parts.panel is not None:
+            for event in self.parts.panel.poll():
+                self.controller.on_panel(event)
+        self.board.tick(1.0 / max(1.0, self.config.camera.fps))
+        self.parts.leds.show(self.board.render())
+        return True
+
+    def run(self, max_frames: int | None = None) -> int:
+        previous = {}
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                previous[sig] = signal.signal(sig, self._stop)
+            except ValueError:  # not the main thread (tests)
+                pass
+        try:
+            while not self.stopping and (max_frames is None or self.frames < max_frames):
+                if not self.step():
+                    break
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            self.close()
+        return 0
+
+    def _stop(self, *_):
+        self.stopping = True
+
+    def close(self) -> None:
+        p = self.parts
+        for part in (p.source, p.panel, p.leds):
+            if part is not None and hasattr(part, "close"):
+                try:
+                    part.close()
+                except Exception:
+                    pass
+        if p.voice is not None and hasattr(p.voice, "close"):
+            p.voice.close()
+        self.journal.close()

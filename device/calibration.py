@@ -1,0 +1,150 @@
+"""Setting up the camera view: the table zones drawn on a camera picture, adjusted, saved in the config.
+
+The drawing and the config writing live here; the OpenCV window (mouse and keys) is in
+commands/calibrate.py, so everything but the window can be used and tested without a screen.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Mapping
+
+import cv2
+import numpy as np
+
+from vision.zones import Zones, seat_number
+
+COLOURS = [(0, 140, 255), (255, 120, 0), (60, 200, 60), (200, 60, 200)]
+CENTRE_COLOUR = (0, 220, 220)
+CRIB_COLOUR = (220, 220, 220)
+
+
+def has_screen() -> bool:
+    """True when a window can be opened (X11 or Wayland display present)."""
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def zone_colour(name: str) -> tuple[int, int, int]:
+    n = seat_number(name)
+    if n is not None:
+        return COLOURS[n % len(COLOURS)]
+    return CENTRE_COLOUR if name == "centre" else CRIB_COLOUR
+
+
+def label(name: str, players) -> str:
+    n = seat_number(name)
+    if n is not None and n < len(players):
+        return f"{name} ({players[n]})"
+    return name
+
+
+def draw_zones(image: np.ndarray, zones: Zones, players=(), selected: str | None = None,
+               help_text: str | None = None) -> np.ndarray:
+    """A copy of the camera picture with every zone outlined, named, and its corners marked."""
+    out = image.copy()
+    overlay = out.copy()
+    for name, poly in zones.polygons.items():
+        colour = zone_colour(name)
+        pts = np.round(poly).astype(np.int32)
+        cv2.fillPoly(overlay, [pts], colour)
+        cv2.polylines(out, [pts], True, colour, 3 if name == selected else 2, cv2.LINE_AA)
+        for x, y in pts:
+            cv2.circle(out, (int(x), int(y)), 7 if name == selected else 5, colour, -1, cv2.LINE_AA)
+        x, y = pts.min(axis=0)
+        text = label(name, players)
+        cv2.putText(out, text, (int(x) + 8, int(y) + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 4,
+                    cv2.LINE_AA)
+        cv2.putText(out, text, (int(x) + 8, int(y) + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2,
+                    cv2.LINE_AA)
+    out = cv2.addWeighted(overlay, 0.15, out, 0.85, 0)
+    if help_text:
+        for i, line in enumerate(help_text.splitlines()):
+            cv2.putText(out, line, (12, out.shape[0] - 14 - 24 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                        (255, 255, 255), 2, cv2.LINE_AA)
+    return out
+
+
+def nearest_corner(zones: Zones, x: float, y: float, reach: float = 20.0) -> tuple[str, int] | None:
+    """The zone corner within `reach` pixels of (x, y), if any."""
+    best, best_d = None, reach
+    for name, poly in zones.polygons.items():
+        for i, (px, py) in enumerate(poly):
+            d = float(np.hypot(px - x, py - y))
+            if d <= best_d:
+                best, best_d = (name, i), d
+    return best
+
+
+def move_corner(zones: Zones, name: str, index: int, x: float, y: float) -> Zones:
+    """The same zones with one corner moved (kept only if the zone is still a proper polygon)."""
+    config = zones.to_config()
+    config[name][index] = [round(float(x), 1), round(float(y), 1)]
+    try:
+        return Zones.from_config(config)
+    except ValueError:
+        return zones
+
+
+def move_zone(zones: Zones, name: str, dx: float, dy: float) -> Zones:
+    config = zones.to_config()
+    config[name] = [[round(px + dx, 1), round(py + dy, 1)] for px, py in config[name]]
+    return Zones.from_config(config)
+
+
+def zones_toml(zones: Zones) -> str:
+    """The [zones] table of the config, in TOML."""
+    lines = ["[zones]", "# drawn by `muggins calibrate`: polygons in camera pixels"]
+    for name, points in zones.to_config().items():
+        key = f'"{name}"' if ":" in name else name
+        pts = ", ".join(f"[{x:g}, {y:g}]" for x, y in points)
+        lines.append(f"{key} = [{pts}]")
+    return "\n".join(lines) + "\n"
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\"-]+)\s*\]\]?\s*(#.*)?$")
+
+
+def save_zones(path: Path, zones: Zones) -> None:
+    """Write the zones into the config file: its [zones] table replaced, everything else kept as it was."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    out, skipping = [], False
+    for line in text.splitlines():
+        header = _HEADER.match(line)
+        if header:
+            skipping = header.group(1).strip('"') == "zones" or header.group(1).startswith("zones.")
+        if not skipping:
+            out.append(line)
+    body = "\n".join(out).rstrip()
+    new = (body + "\n\n" if body else "") + zones_toml(zones)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(new, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def grab_frame(source_spec: str, size, fps) -> np.ndarray:
+    """One picture from the configured camera (the first frame of a replay)."""
+    from vision.sources import open_source
+
+    with open_source(source_spec, size=tuple(size), fps=fps) as source:
+        last_error = None
+        for _ in range(20):  # a camera's first frames may be black while it adjusts
+            try:
+                frame = source.read()
+            except Exception as exc:  # a camera that fails: tell the caller below
+                last_error = exc
+                break
+            if not frame.dark:
+                return frame.image
+            image = frame.image
+        if last_error is not None:
+            raise last_error
+        return image
+
+
+def zones_from_config(config, width: int, height: int) -> Zones:
+    from vision.zones import zones_for_game
+
+    zones: Mapping = dict(config.zones) or None
+    return zones_for_game(zones, width, height, len(config.game.players))

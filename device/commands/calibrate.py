@@ -1,0 +1,122 @@
+"""`muggins calibrate`: the camera view with the table zones drawn; adjust them and save them in the config.
+
+With a screen: an OpenCV window. Drag a zone's corner with the mouse (or a zone's middle to move it
+whole); keys: s save into the config, r back to the default layout, q or Esc quit.
+Without one (a Pi over ssh): says so, writes the annotated picture as a PNG and prints the zones.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "set up the camera view and the table zones"
+KEYS = "drag corners or zones with the mouse | s: save  r: reset  q: quit"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None, help="the TOML config to read and save into")
+    parser.add_argument("--png", type=Path, default=None,
+                        help="write the camera view with the zones drawn to this PNG (default without a "
+                             "screen: calibrate.png)")
+    parser.add_argument("--no-window", action="store_true", help="do not open a window even with a screen")
+
+
+def run(args) -> int:
+    from device.calibration import draw_zones, grab_frame, has_screen, zones_from_config, zones_toml
+    from device.config import load_config
+
+    config = load_config(args.config)
+    image = grab_frame(config.camera.source, config.camera.resolution, config.camera.fps)
+    height, width = image.shape[:2]
+    zones = zones_from_config(config, width, height)
+    players = config.game.players
+    window = not args.no_window and has_screen()
+    if not window:
+        png = args.png or Path("calibrate.png")
+        if not args.no_window:
+            print("muggins calibrate: no screen here (DISPLAY is not set), so no window: "
+                  f"the camera view with the zones drawn is written to {png}")
+        _write_png(png, draw_zones(image, zones, players))
+        print(f"wrote {png} ({width}x{height}); the zones in use:")
+        print(zones_toml(zones), end="")
+        return 0
+    zones = _interactive(config, image, zones, players)
+    if args.png:
+        _write_png(args.png, draw_zones(image, zones, players))
+    return 0
+
+
+def _write_png(path: Path, picture) -> None:
+    import cv2
+
+    from device.errors import DeviceError
+
+    if not cv2.imwrite(str(path), picture):
+        raise DeviceError(f"cannot write {path}")
+
+
+def _interactive(config, image, zones, players):
+    """The OpenCV window: drag corners or whole zones; s saves, r resets, q quits."""
+    import cv2
+
+    from device.calibration import (draw_zones, move_corner, move_zone, nearest_corner, save_zones,
+                                    zones_toml)
+    from vision.sources import open_source
+    from vision.zones import default_zones
+
+    height, width = image.shape[:2]
+    state = {"zones": zones, "drag": None, "last": None, "selected": None}
+
+    def on_mouse(event, x, y, flags, param):
+        z = state["zones"]
+        if event == cv2.EVENT_LBUTTONDOWN:
+            corner = nearest_corner(z, x, y)
+            if corner is not None:
+                state["drag"], state["selected"] = ("corner", corner), corner[0]
+            else:
+                inside = z.zone_of((x, y))
+                state["drag"], state["selected"] = (("zone", inside), inside) if inside else (None, None)
+            state["last"] = (x, y)
+        elif event == cv2.EVENT_MOUSEMOVE and state["drag"] is not None:
+            kind, what = state["drag"]
+            if kind == "corner":
+                state["zones"] = move_corner(z, what[0], what[1], x, y)
+            else:
+                lx, ly = state["last"]
+                state["zones"] = move_zone(z, what, x - lx, y - ly)
+            state["last"] = (x, y)
+        elif event == cv2.EVENT_LBUTTONUP:
+            state["drag"] = None
+
+    name = "muggins calibrate"
+    live = None
+    if not config.camera.source.startswith("replay:"):
+        live = open_source(config.camera.source, size=tuple(config.camera.resolution), fps=config.camera.fps)
+    cv2.namedWindow(name, cv2.WINDOW_NORMAL)
+    cv2.setMouseCallback(name, on_mouse)
+    try:
+        while True:
+            if live is not None:  # a live view while the camera keeps giving frames
+                try:
+                    image = live.read().image
+                except Exception:
+                    pass
+            cv2.imshow(name, draw_zones(image, state["zones"], players, state["selected"], KEYS))
+            key = cv2.waitKey(50) & 0xFF
+            if key in (ord("q"), 27):
+                break
+            if key == ord("r"):
+                state["zones"] = default_zones(width, height, len(players))
+            if key == ord("s"):
+                if config.path is None:
+                    print("no --config file to save into; the zones are:")
+                    print(zones_toml(state["zones"]), end="")
+                else:
+                    save_zones(config.path, state["zones"])
+                    print(f"saved the zones into {config.path}")
+    finally:
+        cv2.destroyWindow(name)
+        if live is not None:
+            live.close()
+    return state["zones"]

@@ -1,0 +1,103 @@
+"""`muggins run` and `muggins calibrate` from the command line: clear errors, and a replay run end to end."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from device.journal import JOURNAL_NAME, read_entries
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL = ROOT / "models" / "cards.onnx"
+
+
+def muggins(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def write_config(path: Path, body: str) -> Path:
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+def test_a_bad_config_is_one_clear_line(tmp_path):
+    cfg = write_config(tmp_path / "m.toml", "[game]\nvariant = 'nine-card'\n")
+    out = muggins("run", "--config", str(cfg))
+    assert out.returncode == 2
+    assert "variant" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_missing_config_file(tmp_path):
+    out = muggins("run", "--config", str(tmp_path / "nope.toml"))
+    assert out.returncode == 2 and "no such config file" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_replay_that_is_not_there(tmp_path):
+    cfg = write_config(tmp_path / "m.toml", f"""state_dir = "{tmp_path}/state"
+[camera]
+source = "replay:{tmp_path}/no-frames"
+[board]
+driver = "simulated"
+[voice]
+engine = "none"
+""")
+    out = muggins("run", "--config", str(cfg))
+    assert out.returncode == 2 and "no such file or folder" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_foreign_journal_is_set_aside_and_said(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    (state / JOURNAL_NAME).write_bytes(b"not a database at all" * 100)
+    cfg = write_config(tmp_path / "m.toml", f"""state_dir = "{state}"
+[camera]
+source = "replay:{tmp_path}/no-frames"
+[board]
+driver = "simulated"
+""")
+    out = muggins("run", "--config", str(cfg))
+    assert "moved aside" in out.stderr
+    assert any(p.name.startswith(JOURNAL_NAME + ".corrupt-") for p in state.iterdir())
+
+
+def test_calibrate_without_a_screen_writes_a_picture(tmp_path):
+    from device.simframes import write_replay
+
+    write_replay(2, tmp_path / "frames", steps=3, frames_per_step=1)
+    cfg = write_config(tmp_path / "m.toml", f"""[camera]
+source = "replay:{tmp_path}/frames"
+""")
+    out = muggins("calibrate", "--config", str(cfg), "--no-window", "--png", str(tmp_path / "zones.png"))
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "zones.png").stat().st_size > 10_000
+    assert "zones" in out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not MODEL.is_file(), reason="models/cards.onnx is not built yet")
+def test_run_on_a_replay_plays_and_journals_then_resumes(tmp_path):
+    from device.simframes import write_replay
+
+    write_replay(1, tmp_path / "frames", steps=16, frames_per_step=7)
+    cfg = write_config(tmp_path / "m.toml", f"""state_dir = "{tmp_path}/state"
+[camera]
+source = "replay:{tmp_path}/frames"
+fps = 10
+[board]
+driver = "simulated"
+[voice]
+engine = "none"
+""")
+    out = muggins("run", "--config", str(cfg))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "ready" in out.stderr
+    assert "starter" in out.stdout and "plays" in out.stdout
+    first = read_entries(tmp_path / "state" / JOURNAL_NAME)
+    assert any(e.event["type"] == "CardPlayed" for e in first)
+    again = muggins("run", "--config", str(cfg))   # the same replay again: everything already journaled
+    assert again.returncode == 0
+    assert len(read_entries(tmp_path / "state" / JOURNAL_NAME)) >= len(first)
