@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/muggins demo
+	$(BIN)/muggins demo --speed fast
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
