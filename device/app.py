@@ -53,6 +53,7 @@ class Device:
         self.journal = Journal.open(self.state_dir / JOURNAL_NAME, self.rules.to_dict(), new_game=new_game)
         for notice in self.journal.notices:
             self._tell(notice)
+        self.resumed = len(self.journal) > 0
         self.board = Board.from_config(config)
         self._open_parts()
         names = [seat_zone(i) for i in range(len(self.rules.players))] + ["centre"]
@@ -143,16 +144,18 @@ class Device:
         if frame is not None:
             if self.eyes is None:
                 self.eyes = Eyes(self.parts.recognizer, self._zones_for(frame))
-            if self.warming < self.eyes.hold_frames:
-                # The first frames only show what lies there already: it was dealt with before a
-                # restart (the journal has it), so it is taken as it lies, not acted on again.
+            warm_up = self.eyes.hold_frames if self.resumed else 0
+            if self.ready_at is None and self.warming >= warm_up:
+                self.ready_at = time.monotonic()
+                self._tell(f"ready: {len(self.rules.players)} players, {self.rules.variant}, "
+                           f"{self.rules.mode} mode, {'resumed' if self.resumed else 'new game'}; "
+                           f"journal {self.journal.path}")
+            if self.warming < warm_up:
+                # After a restart the first frames only show what lies there already: the journal
+                # has it, so it is taken as it lies, not acted on again.
                 look = self.eyes.look(frame.image, frame.timestamp)
                 self.controller.adopt(look.table)
                 self.warming += 1
-                if self.warming == self.eyes.hold_frames:
-                    self.ready_at = time.monotonic()
-                    self._tell(f"ready: {len(self.rules.players)} players, {self.rules.variant}, "
-                               f"{self.rules.mode} mode; journal {self.journal.path}")
             else:
                 look = self.eyes.look(frame.image, frame.timestamp)
                 if look.dark:

@@ -1,0 +1,112 @@
+"""`muggins demo`: the simulated table's script, the controller playing it, and the whole demo run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import MappingProxyType
+
+import pytest
+
+from cribbage import events as ev
+from device import device_events as dev
+from device.controller import Controller, Rules
+from device.journal import JOURNAL_NAME, Journal
+from device.simtable import PressStep, TableStep, build_script
+from vision.tracker import TableState, ZoneEvent
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL = ROOT / "models" / "cards.onnx"
+ZONES = ("seat:0", "seat:1", "centre")
+
+
+class Recorder:
+    def __init__(self):
+        self.shown = []
+
+    def restore(self, records):
+        pass
+
+    def present(self, seq, record, scores=None):
+        self.shown.append(record)
+
+
+def play_without_eyes(seed: int, tmp_path: Path):
+    """The script fed to the controller as a perfect tracker would report it (no pictures)."""
+    script = build_script(seed, Rules())
+    journal = Journal.open(tmp_path / f"{seed}-{JOURNAL_NAME}", {"seed": seed})
+    recorder = Recorder()
+    ctl = Controller(Rules(), journal, recorder, zones=ZONES)
+    ctl.start()
+    before = {z: set() for z in ZONES}
+    for i, step in enumerate(script.steps):
+        if isinstance(step, PressStep):
+            ctl.on_panel(step.event, step=i)
+        elif step.dark:
+            ctl.on_dark(step=i)
+        else:
+            now = {z: set(step.cards(z)) - {step.shadow} for z in ZONES}
+            changes = [ZoneEvent("left", z, c, 0.0) for z in ZONES for c in sorted(before[z] - now[z])]
+            changes += [ZoneEvent("appeared", z, c, 0.0) for z in ZONES for c in sorted(now[z] - before[z])]
+            blanks = {z: int(step.shadow in step.cards(z)) for z in ZONES}
+            changes += [ZoneEvent("unreadable", z, None, 0.0) for z, n in blanks.items() if n]
+            state = TableState(MappingProxyType({z: frozenset(c) for z, c in now.items()}),
+                               MappingProxyType(blanks))
+            ctl.on_table(changes, state, step=i)
+            before = now
+        if ctl.over:
+            break
+    journal.close()
+    return script, ctl, recorder.shown
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_script_holds_every_scripted_happening(seed):
+    script = build_script(seed, Rules())
+    presses = [s.event.kind for s in script.steps if isinstance(s, PressStep)]
+    notes = " ".join(s.note for s in script.steps)
+    assert {"dial", "claim", "muggins", "dispute"} <= set(presses)
+    assert "over)" in notes and "under)" in notes and "right)" in notes
+    assert any(isinstance(s, TableStep) and s.dark for s in script.steps)
+    assert any(isinstance(s, TableStep) and s.shadow is not None for s in script.steps)
+    assert "by mistake" in notes
+    assert max(script.expected["scores"].values()) >= 121 and script.expected["winner"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_controller_plays_the_script_to_the_scripted_end(seed, tmp_path):
+    script, ctl, shown = play_without_eyes(seed, tmp_path)
+    final = ctl.final()
+    assert final["winner"] == script.expected["winner"]
+    assert final["scores"] == script.expected["scores"]
+    kinds = {r.kind for r in shown if isinstance(r, dev.Notice)}
+    assert {"unreadable", "dark"} <= kinds
+    assert kinds & {"over-31", "wrong-leader"}
+    verdicts = {r.verdict for r in shown if isinstance(r, ev.ClaimPegged)}
+    assert verdicts == {"right", "over", "under"}
+    assert any(isinstance(r, ev.MugginsTaken) for r in shown)
+    assert any(isinstance(r, dev.DisputeReadout) for r in shown)
+    assert isinstance(shown[-1], ev.GameWon)
+
+
+def test_an_unknown_speed_is_a_usage_error():
+    out = subprocess.run([sys.executable, "-m", "device.cli", "demo", "--speed", "warp"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not MODEL.is_file(), reason="models/cards.onnx is not built yet")
+def test_the_demo_plays_a_whole_game_through_the_real_recognizer(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "device.cli", "demo", "--seed", "2", "--speed", "max",
+                          "--json", "--mute"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    final = lines[-1]["final"]
+    assert final["as_scripted"] and max(final["scores"].values()) >= 121
+    types = {line["event"]["type"] for line in lines[:-1]}
+    assert {"CardPlayed", "ClaimPegged", "MugginsTaken", "DisputeReadout", "Notice", "GameWon"} <= types
+    said = " ".join(line["spoken"] for line in lines[:-1])
+    assert "move it into the light" in said and "too dark" in said
