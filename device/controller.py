@@ -222,14 +222,14 @@ class Controller:
 
     def on_panel(self, event, step: int | None = None) -> list:
         """A PanelEvent: dial, claim, muggins, dispute, undo, new_game, go."""
-        handler = {
+        handlers = {
             "dial": show_phase.on_dial, "claim": show_phase.on_claim, "muggins": show_phase.on_muggins,
-            "dispute": show_phase.on_dispute, "undo": self._undo, "new_game": self._new_game,
-            "go": play_phase.on_go,
-        }.get(event.kind)
+            "dispute": show_phase.on_dispute, "go": play_phase.on_go,
+            "undo": Controller._undo, "new_game": Controller._new_game,
+        }
+        handler = handlers.get(event.kind)
         if handler is not None:
-            self._guarded(handler, self, event) if handler not in (self._undo, self._new_game) \
-                else self._guarded(handler, event)
+            self._guarded(handler, self, event)
             self._guarded(self._settle)
         return self._commit(step)
 

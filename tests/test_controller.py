@@ -308,3 +308,19 @@ def _word(n: int) -> str:
     from cribbage._score_words import number_word
 
     return number_word(n)
+
+
+def test_next_game_the_loser_deals_once_the_table_is_gathered(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    play_out(t)
+    t.press("new_game")
+    assert t.notices()[-1] == "not-now"          # not while a game is on
+    game = t.game
+    game._pegs[1] = type(game._pegs[1])(119, 110)  # noqa: SLF001 - set up a late-game score
+    t.claim(game.correct_count().total)
+    assert game.is_over
+    t.press("new_game")
+    assert t.game.game_no == 2 and t.game.dealer == "North" and t.game.phase == "deal"
+    t.clear()
+    assert t.game.phase == "starter" and t.game.round_no == 1
