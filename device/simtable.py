@@ -59,11 +59,12 @@ class Script:
     expected: dict  # the shadow game's result: scores by side, winner
     players: tuple[str, ...]
 
-    def table_before(self, index: int) -> TableStep | None:
-        """The table as it lay after the steps before `index` (None: nothing on it yet)."""
-        for step in reversed(self.steps[:index]):
+    def table_before(self, index: int) -> tuple[int, TableStep] | None:
+        """(its step number, the table) as it lay after the steps before `index` (None: nothing yet)."""
+        for i in range(index - 1, -1, -1):
+            step = self.steps[i]
             if isinstance(step, TableStep) and not step.dark:
-                return step
+                return i, step
         return None
 
 

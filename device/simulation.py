@@ -50,7 +50,7 @@ class Simulation:
         before = self.script.table_before(index)
         if before is None:
             return
-        image = self.painter.draw(before, self.script.steps.index(before))
+        image = self.painter.draw(before[1], before[0])
         look = self.eyes.look(image, self._time(index) - 1.0, repeat=self.eyes.hold_frames)
         self.controller.adopt(look.table)
 
