@@ -12,7 +12,7 @@ import importlib
 import sys
 
 from cribbage.errors import CribbageError
-from device.errors import DeviceError
+from device.errors import DeviceError, UsageError
 from vision.errors import VisionError
 
 # name -> (module, one-line help). Modules are imported only for the command that runs.
@@ -29,10 +29,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 USER_ERRORS = (CribbageError, VisionError, DeviceError)
-
-
-class UsageError(Exception):
-    """A command line that does not make sense; argparse-style message, exit status 2."""
 
 
 def _load(name: str):
@@ -72,9 +68,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(module.run(args) or 0)
     except USER_ERRORS as exc:
-        print(f"muggins {args.command}: error: {exc}", file=sys.stderr)
-        return 2
-    except UsageError as exc:
         print(f"muggins {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -5,6 +5,10 @@ class DeviceError(Exception):
     """Root of every error the device layer raises for trouble a user can fix."""
 
 
+class UsageError(DeviceError, ValueError):
+    """Command-line arguments that do not make sense together; the message says what to give instead."""
+
+
 class ConfigError(DeviceError, ValueError):
     """A configuration file that is missing, unreadable or holds a bad value (the message says which)."""
 

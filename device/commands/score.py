@@ -15,13 +15,9 @@ import sys
 from cribbage.cards import Card
 from cribbage.errors import CribbageError
 from cribbage.show import score_show, show_total
-from device.errors import DeviceError
+from device.errors import UsageError
 
 HELP = "count one hand (or a batch) with its breakdown"
-
-
-class ScoreInputError(DeviceError, ValueError):
-    """Input `muggins score` cannot use: an unreadable batch file, too few cards, cards and --batch."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.batch is not None:
         if args.cards:
-            raise ScoreInputError("give cards or --batch FILE, not both")
+            raise UsageError("give cards or --batch FILE, not both")
         return _run_batch(args.batch)
     if len(args.cards) < 4:
-        raise ScoreInputError("give the hand (3, 4 or 5 cards) and then the starter, e.g. 5H 5D 5C JS 5S")
+        raise UsageError("give the hand (3, 4 or 5 cards) and then the starter, e.g. 5H 5D 5C JS 5S")
     score = score_show(args.cards[:-1], args.cards[-1], crib=args.crib)
     if args.json:
         print(json.dumps(score.to_dict()))
@@ -56,7 +52,7 @@ def _run_batch(source: str) -> int:
     try:
         stream = sys.stdin if source == "-" else open(source, encoding="utf-8")
     except OSError as exc:
-        raise ScoreInputError(f"cannot read {source}: {exc.strerror}") from None
+        raise UsageError(f"cannot read {source}: {exc.strerror}") from None
     cards: dict[str, Card] = {}
     totals: dict[tuple, int] = {}
     bad = 0
