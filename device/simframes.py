@@ -36,7 +36,7 @@ class TablePainter:
         rng = np.random.default_rng([seed, 7])
         self.deck = deck or HELD_OUT_DECKS[seed % len(HELD_OUT_DECKS)]
         self.texture = TEXTURES[int(rng.integers(len(TEXTURES)))]
-        self.background = make_background(rng, self.texture, size)
+        self.background = _exposed(make_background(rng, self.texture, size))
         self.view = tilted_view(rng, size, 0.02)
         self.lamp = _lamp(rng, size)  # the lamp does not move during a game: its fall-off is fixed
         self.zones: Zones = default_zones(size[0], size[1], players)
@@ -102,6 +102,16 @@ class TablePainter:
                 shaded = shaded * (1 - mask[:, :, None]) + blurred * mask[:, :, None]
                 return np.clip(shaded, 0, 255).astype(np.uint8)
         return image
+
+
+def _exposed(background: np.ndarray, low: float = 80.0) -> np.ndarray:
+    """A camera exposes for the scene: a dark cloth is not filmed as a dark frame."""
+    from vision.sources.base import mean_brightness
+
+    level = mean_brightness(background)
+    if level >= low:
+        return background
+    return np.clip(background.astype(np.float32) * (low / max(level, 1.0)), 0, 255).astype(np.uint8)
 
 
 def _lamp(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
