@@ -324,3 +324,18 @@ def test_next_game_the_loser_deals_once_the_table_is_gathered(tmp_path):
     assert t.game.game_no == 2 and t.game.dealer == "North" and t.game.phase == "deal"
     t.clear()
     assert t.game.phase == "starter" and t.game.round_no == 1
+
+
+def test_a_misread_crib_card_re_placed_is_read_again_before_the_claim(tmp_path):
+    t = show_round(Table(tmp_path))
+    t.claim(t.game.correct_count().total)
+    t.claim(t.game.correct_count().total)
+    t.put("seat:0", "AS", "AD", "8C", "QH")      # QH is a misread of the QS lying there
+    t.press("dispute")
+    assert "queen of hearts" in t.spy.shown[-1].text
+    t.take("seat:0", "QH")
+    t.put("seat:0", "QS")
+    shown = [r for r in t.spy.shown if isinstance(r, ev.HandShown)]
+    assert shown[-1].crib and "QS" in map(str, shown[-1].cards)
+    t.claim(t.game.correct_count().total)
+    assert [r for r in t.spy.shown if isinstance(r, ev.ClaimPegged)][-1].verdict == "right"
