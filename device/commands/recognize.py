@@ -1,0 +1,91 @@
+"""`muggins recognize [--json] [--overlay DIR] IMAGE...`: read the cards in still images.
+
+With --json, one line per image, exactly DESIGN.md's contract:
+{"file": ..., "cards": [{"card": "5H", "confidence": 0.998, "quad": [[x, y], ...4]}], "ms": ...}
+A file that cannot be read gets one error line on stderr; the others are still read, and the exit
+status is 2 at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HELP = "read the cards in photographs of the table"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")
+    parser.add_argument("--json", action="store_true", help="one JSON line per image")
+    parser.add_argument("--overlay", metavar="DIR", type=Path,
+                        help="write each image with outlines and labels drawn into DIR")
+    parser.add_argument("--model", metavar="FILE", type=Path,
+                        help="card model (.onnx, with labels.json beside it); default: the bundled one")
+
+
+def read_image(path: Path):
+    """The image as BGR pixels, or a one-line reason why not."""
+    import cv2
+
+    if not path.exists():
+        return None, "no such file"
+    if path.is_dir():
+        return None, "is a folder, not an image"
+    try:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
+    if image is None:
+        return None, "not an image OpenCV can read"
+    return image, None
+
+
+def human_line(name: str, cards: list, ms: float) -> str:
+    reads = [f"{r.card} ({r.confidence:.3f})" if r.card is not None else "? (unreadable)" for r in cards]
+    return f"{name}: {', '.join(reads) if reads else 'no cards'}  [{ms:.1f} ms]"
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.classifier import CardClassifier
+    from vision.recognizer import Recognizer
+
+    recognizer = Recognizer(classifier=CardClassifier(args.model))
+    if args.overlay is not None:
+        args.overlay.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for name in args.images:
+        path = Path(name)
+        image, problem = read_image(path)
+        if image is None:
+            print(f"muggins recognize: error: {name}: {problem}", file=sys.stderr)
+            failures += 1
+            continue
+        start = time.perf_counter()
+        cards = recognizer.recognize(image)
+        ms = (time.perf_counter() - start) * 1000.0
+        if args.json:
+            print(json.dumps({"file": name, "cards": [r.to_dict() for r in cards], "ms": round(ms, 1)}),
+                  flush=True)
+        else:
+            print(human_line(name, cards, ms), flush=True)
+        if args.overlay is not None:
+            failures += not write_overlay(args.overlay, path, image, cards)
+    return 2 if failures else 0
+
+
+def write_overlay(folder: Path, path: Path, image, cards) -> bool:
+    import cv2
+
+    from vision.overlay import draw_recognitions
+
+    target = folder / (path.stem + ".overlay.png")
+    try:
+        ok = cv2.imwrite(str(target), draw_recognitions(image, cards))
+    except cv2.error:
+        ok = False
+    if not ok:
+        print(f"muggins recognize: error: cannot write overlay {target}", file=sys.stderr)
+    return bool(ok)

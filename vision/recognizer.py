@@ -1,0 +1,134 @@
+"""From a frame to the cards in it: find card outlines, cut index crops, classify, tidy up.
+
+Each outline is read at every index corner the finder offers (both for a lone card, which may lie
+either way up; the one that shows for a card covered in a row). The confident reading wins; two confident readings that disagree
+are a card seen but not read, never a guess. Outlines whose every corner looks like "not a card" are
+dropped. Two outlines covering the same place are one card; the same card at two places is reported
+twice (two decks, or a misread: the controller decides).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from vision.classifier import CardClassifier
+from vision.types import Recognition
+
+OVERLAP_IOU = 0.5          # two outlines this much alike are the same card
+NOT_A_CARD = 0.5           # "not a card" probability above which a corner is no index at all
+
+
+def rotate_quad(quad: np.ndarray, steps: int) -> np.ndarray:
+    """The same outline starting `steps` corners later (clockwise order kept)."""
+    return np.roll(np.asarray(quad, np.float32), -steps, axis=0)
+
+
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+
+
+def orientation_unsure(candidate, quad: np.ndarray) -> bool:
+    """True when the finder says so, or when the outline is too square to tell long side from short."""
+    flag = getattr(candidate, "orientation_sure", None)
+    if flag is not None:
+        return not flag
+    sides = side_lengths(quad)
+    short = (sides[0] + sides[2]) / 2.0
+    long = (sides[1] + sides[3]) / 2.0
+    return not long > 1.15 * short
+
+
+def orderings(candidate) -> list[np.ndarray]:
+    """The corner orderings worth reading: those the finder offers (each starting at a possible index
+    corner), else both index corners of its quad, or all four where long and short sides look alike."""
+    offered = getattr(candidate, "quads", None)
+    if offered:
+        return [np.asarray(q, np.float32).reshape(4, 2) for q in offered]
+    quad = np.asarray(candidate.quad, np.float32).reshape(4, 2)
+    steps = (0, 1, 2, 3) if orientation_unsure(candidate, quad) else (0, 2)
+    return [rotate_quad(quad, s) for s in steps]
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quads, in pixels."""
+    a32 = np.asarray(a, np.float32)
+    b32 = np.asarray(b, np.float32)
+    area_a = abs(cv2.contourArea(a32))
+    area_b = abs(cv2.contourArea(b32))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    inter = max(float(inter), 0.0)
+    union = area_a + area_b - inter
+    return inter / union if union > 0 else 0.0
+
+
+def default_finder():
+    from vision.finder import find_cards
+
+    return find_cards
+
+
+def default_cropper():
+    from vision.crops import index_crop
+
+    return index_crop
+
+
+class Recognizer:
+    """recognize(image) -> [Recognition]; finder and cropper are injectable for tests and training."""
+
+    def __init__(self, classifier: CardClassifier | None = None,
+                 finder: Callable[[np.ndarray], Sequence] | None = None,
+                 cropper: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None):
+        self.classifier = classifier if classifier is not None else CardClassifier()
+        self.finder = finder if finder is not None else default_finder()
+        self.cropper = cropper if cropper is not None else default_cropper()
+
+    def recognize(self, image: np.ndarray) -> list[Recognition]:
+        """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped."""
+        candidates = list(self.finder(image))
+        trials: list[tuple[int, np.ndarray]] = []
+        for n, candidate in enumerate(candidates):
+            trials += [(n, quad) for quad in orderings(candidate)]
+        if not trials:
+            return []
+        crops = [self.cropper(image, quad) for _, quad in trials]
+        probs = self.classifier.probabilities(crops)
+        found = []
+        for n in range(len(candidates)):
+            rows = [i for i, (owner, _) in enumerate(trials) if owner == n]
+            rec = self.decide(rows, [trials[i][1] for i in rows], probs[rows])
+            if rec is not None:
+                found.append(rec)
+        return drop_overlaps(found)
+
+    def decide(self, rows, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
+        """One candidate's reading from its corners' probabilities, or None when it is no card."""
+        reads = [self.classifier.decide(p) for p in probs]
+        confident = [(card, conf, quad) for (card, conf), quad in zip(reads, quads) if card is not None]
+        if confident:
+            if len({card for card, _, _ in confident}) > 1:
+                best = max(confident, key=lambda t: t[1])
+                return Recognition(None, best[1], best[2])
+            card, conf, quad = max(confident, key=lambda t: t[1])
+            return Recognition(card, conf, quad)
+        card_like = [self.classifier.card_probability(p) for p in probs]
+        best = int(np.argmax(card_like))
+        if card_like[best] < 1.0 - NOT_A_CARD:
+            return None
+        return Recognition(None, float(reads[best][1]), quads[best])
+
+
+def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
+    """Keep one Recognition per place: read before unread, then the more confident."""
+    order = sorted(found, key=lambda r: (r.card is not None, r.confidence), reverse=True)
+    kept: list[Recognition] = []
+    for rec in order:
+        if all(quad_iou(rec.quad, other.quad) < OVERLAP_IOU for other in kept):
+            kept.append(rec)
+    kept.sort(key=lambda r: (r.centre[1], r.centre[0]))
+    return kept
