@@ -1,0 +1,63 @@
+"""`python -m models.training`: render the crop set, train, calibrate, export models/cards.onnx + labels.json.
+
+Everything is seeded; progress goes to stdout. The held-out decks are never rendered here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
+    p.add_argument("--scenes-per-deck", type=int, default=700, help="rendered scenes per training deck")
+    p.add_argument("--minutes", type=float, default=16.0, help="training time budget (whole epochs)")
+    p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    p.add_argument("--threads", type=int, default=2, help="torch threads")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", type=Path, default=ROOT / "models", help="where cards.onnx and labels.json go")
+    p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    import torch
+
+    from models.training.dataset import BACKGROUND_LABEL, CLASSES, cached_build
+    from models.training.export import export
+    from models.training.train import log, train
+    from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
+
+    torch.set_num_threads(args.threads)
+    os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
+    started = time.time()
+    decks = list(training_decks())
+    if not decks:
+        print(f"no training decks are installed: run `{INSTALL_HINT}`", file=sys.stderr)
+        return 2
+    assert not set(decks) & set(HELD_OUT_DECKS)
+    log(f"training decks: {', '.join(decks)}; held out: {', '.join(HELD_OUT_DECKS)}")
+    data = cached_build(args.cache, decks, args.scenes_per_deck, args.seed, args.workers, log)
+    log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
+        f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
+    val = (data.scenes % 10) == 0
+    fitted = train(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
+                   classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes, seed=args.seed)
+    height, width = data.crops.shape[1:3]
+    onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
+                                    extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
+                                           "validation": fitted.report, "seed": args.seed})
+    size_kb = onnx_path.stat().st_size / 1024
+    log(f"wrote {onnx_path} ({size_kb:.0f} KB) and {labels_path}; total {(time.time() - started) / 60:.1f} min")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""Cheap, heavy augmentation of whole batches of index crops, in torch, during training.
+
+The renderer already varies tables, perspective, light, blur, noise and JPEG for every scene; this
+adds per-crop variation on top, so each epoch sees new crops: a slightly mis-registered cut (the
+finder's corners are never exact), light and colour casts, blur, sensor noise and a faded print.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+
+def jitter_geometry(x: torch.Tensor, shift: float = 0.06, scale: float = 0.08, angle_deg: float = 5.0) -> torch.Tensor:
+    """Small random shift, scale and rotation of each crop (edges filled by replication)."""
+    n = x.shape[0]
+    a = torch.empty(n).uniform_(-angle_deg, angle_deg) * math.pi / 180.0
+    s = 1.0 + torch.empty(n).uniform_(-scale, scale)
+    tx = torch.empty(n).uniform_(-shift, shift) * 2
+    ty = torch.empty(n).uniform_(-shift, shift) * 2
+    cos, sin = torch.cos(a) * s, torch.sin(a) * s
+    theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    return F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+
+
+def jitter_photometry(x: torch.Tensor) -> torch.Tensor:
+    """Brightness, contrast, gamma, colour cast, occasional desaturation and fading."""
+    n = x.shape[0]
+    gain = torch.empty(n, 1, 1, 1).uniform_(0.55, 1.35)
+    cast = torch.empty(n, 3, 1, 1).uniform_(0.85, 1.15)
+    offset = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12)
+    gamma = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.4)
+    x = (x.clamp(1e-4, 1.0) ** gamma) * gain * cast + offset
+    grey = x.mean(dim=1, keepdim=True)
+    desat = (torch.rand(n, 1, 1, 1) < 0.15).float() * torch.empty(n, 1, 1, 1).uniform_(0.3, 1.0)
+    x = x * (1 - desat) + grey * desat
+    fade = (torch.rand(n, 1, 1, 1) < 0.2).float() * torch.empty(n, 1, 1, 1).uniform_(0.0, 0.4)
+    x = x * (1 - fade) + fade * x.mean(dim=(1, 2, 3), keepdim=True)
+    return x
+
+
+def jitter_blur_noise(x: torch.Tensor) -> torch.Tensor:
+    """Box blur on some crops, Gaussian sensor noise on all (random strength)."""
+    n = x.shape[0]
+    blurred = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, stride=1)
+    pick = (torch.rand(n, 1, 1, 1) < 0.3).float()
+    x = x * (1 - pick) + blurred * pick
+    sigma = torch.empty(n, 1, 1, 1).uniform_(0.0, 0.06)
+    return x + torch.randn_like(x) * sigma
+
+
+def augment(batch_uint8: torch.Tensor) -> torch.Tensor:
+    """uint8 N x H x W x 3 crops -> float N x 3 x H x W in 0..1, augmented."""
+    x = batch_uint8.permute(0, 3, 1, 2).float() / 255.0
+    x = jitter_geometry(x)
+    x = jitter_photometry(x)
+    x = jitter_blur_noise(x)
+    return x.clamp(0.0, 1.0)
+
+
+def to_input(batch_uint8: torch.Tensor) -> torch.Tensor:
+    """uint8 N x H x W x 3 crops -> float N x 3 x H x W in 0..1, exactly as vision.classifier feeds them."""
+    return batch_uint8.permute(0, 3, 1, 2).float() / 255.0

@@ -1,0 +1,256 @@
+"""The crop set: index crops cut from rendered scenes of the training decks, labelled from ground truth.
+
+Crops are cut the way inference cuts them: the project's card finder runs on every scene, each
+outline it reports is matched to the ground-truth card beneath it, and the crop is taken with the
+finder's corners (vision.crops.index_crop). Exact ground-truth crops, jittered ones and crops whose
+corners are badly off are added. Labels: 0..51 the cards (Card.index), 52 "not a card" — card backs,
+bare table, props (hands, phones, paper), the blank corners of a card, crops knocked off the index,
+and every outline the finder reports on something that is not a face-up card.
+
+Only decks listed by vision.render.decks.training_decks() are ever rendered here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cribbage.cards import FULL_DECK
+from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop
+
+BACKGROUND_LABEL = 52
+CLASSES = 53
+KIND_WEIGHTS = {"separate": 0.40, "row": 0.30, "backs": 0.10, "empty": 0.05, "distractors": 0.15}
+MATCH_IOU = 0.5
+DATA_VERSION = 4  # bump when the way crops are cut or labelled changes
+
+
+@dataclass
+class CropSet:
+    """N crops (N x INDEX_HEIGHT x INDEX_WIDTH x 3 uint8) with labels, deck and scene-kind ids."""
+
+    crops: np.ndarray
+    labels: np.ndarray
+    decks: np.ndarray
+    kinds: np.ndarray
+    scenes: np.ndarray
+
+    def subset(self, mask: np.ndarray) -> "CropSet":
+        return CropSet(self.crops[mask], self.labels[mask], self.decks[mask], self.kinds[mask], self.scenes[mask])
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    area_a, area_b = abs(cv2.contourArea(a32)), abs(cv2.contourArea(b32))
+    if area_a <= 0 or area_b <= 0:
+        return 0.0
+    inter = max(float(cv2.intersectConvexConvex(a32, b32)[0]), 0.0)
+    return inter / (area_a + area_b - inter)
+
+
+def best_rotation(quad: np.ndarray, target: np.ndarray) -> tuple[int, float]:
+    """The roll of `quad`'s corners that best lines up with `target`, and the mean corner distance."""
+    errors = [float(np.linalg.norm(np.roll(quad, -r, axis=0) - target, axis=1).mean()) for r in range(4)]
+    r = int(np.argmin(errors))
+    return r, errors[r]
+
+
+def card_height(quad: np.ndarray) -> float:
+    q = np.asarray(quad, np.float32)
+    return float((np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2)
+
+
+def shifted_quad(quad: np.ndarray, du: float, dv: float) -> np.ndarray:
+    """The quad moved by (du, dv) card widths/heights along its own axes."""
+    q = np.asarray(quad, np.float32)
+    across, down = q[1] - q[0], q[3] - q[0]
+    return q + du * across + dv * down
+
+
+def bottom_index_is_turned(deck: str) -> bool:
+    """True when the deck prints its bottom-right index turned 180°, as most decks do.
+
+    Then the card read from its bottom-right corner looks like the top-left one; if not (the
+    ancient-egyptians deck prints it upright) that corner shows an upside-down index, where a 6 looks
+    like a 9, so training must not label it as the card.
+    """
+    from vision.render.faces import load_face
+
+    scores = []
+    for card in FULL_DECK[::3]:
+        face = load_face(deck, card)[:, :, :3]
+        h, w = face.shape[:2]
+        quad = np.float32([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]])
+        top = cv2.cvtColor(index_crop(face, quad), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        bottom = cv2.cvtColor(index_crop(face, np.roll(quad, -2, axis=0)), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        scores.append(float(cv2.matchTemplate(top, bottom[6:-6, 4:-4], cv2.TM_CCOEFF_NORMED).max()))
+    return float(np.mean(scores)) > 0.8
+
+
+def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tuple[list, list]:
+    """(crops, labels) from one scene: finder outlines matched to ground truth, plus ground-truth crops."""
+    crops, labels = [], []
+    image = scene.image
+
+    def add(quad, label):
+        crops.append(index_crop(image, quad))
+        labels.append(label)
+
+    truths = list(scene.cards)
+    faces = [t for t in truths if t.card is not None]
+    separate = scene.kind in ("separate", "distractors")
+    # In rows a card may show only its bottom-right index; on a deck that prints it upright, that
+    # corner's crop is upside down, so such scenes give that deck no card labels.
+    positives = turned_ok or separate
+    # 1. What the finder reports, as inference will see it: every ordering it offers.
+    for cand in (finder(image) if finder is not None else []):
+        orderings = [np.asarray(q, np.float32).reshape(4, 2) for q in getattr(cand, "quads", (cand.quad,))]
+        ious = [quad_iou(orderings[0], t.quad) for t in truths]
+        best = int(np.argmax(ious)) if ious else -1
+        if best < 0 or ious[best] < MATCH_IOU or truths[best].card is None:
+            # not a face-up card: a back, a prop, table pattern. Every corner is "not a card".
+            for quad in orderings:
+                add(quad, BACKGROUND_LABEL)
+                add(np.roll(quad, -1, axis=0), BACKGROUND_LABEL)
+            continue
+        truth = truths[best]
+        for quad in orderings:
+            r, err = best_rotation(quad, truth.quad)
+            if err > 0.08 * card_height(truth.quad):
+                continue  # too far off to say what the crop should show
+            if r == 0 and truth.index_visible and positives:
+                add(quad, truth.card.index)
+            elif r == 2 and separate and truth.index_visible and turned_ok:
+                add(quad, truth.card.index)
+            elif r in (1, 3) or (r == 2 and not separate):
+                add(quad, BACKGROUND_LABEL)  # a blank corner, or the covered corner of a row card
+            add(np.roll(quad, -1, axis=0), BACKGROUND_LABEL)
+    # 2. Ground truth, exact and jittered; crops knocked off the index as "not a card".
+    for t in faces:
+        if not (t.index_visible and positives):
+            continue
+        h = card_height(t.quad)
+        add(t.quad, t.card.index)
+        jitter = rng.normal(0, 0.012 * h, (4, 2)).astype(np.float32)
+        add(t.quad + jitter, t.card.index)
+        if separate and turned_ok:
+            add(np.roll(t.quad, -2, axis=0) + jitter, t.card.index)
+        angle = rng.uniform(0, 2 * np.pi)
+        far = rng.uniform(0.55, 1.0)
+        add(shifted_quad(t.quad, far * INDEX_REGION[2] * np.cos(angle), far * INDEX_REGION[3] * np.sin(angle)),
+            BACKGROUND_LABEL)
+        if separate:
+            add(np.roll(t.quad, -1, axis=0), BACKGROUND_LABEL)
+    # 3. Backs, props, bare table by ground truth, in case the finder missed them.
+    for t in truths:
+        if t.card is None:
+            add(t.quad, BACKGROUND_LABEL)
+            add(np.roll(t.quad, -2, axis=0), BACKGROUND_LABEL)
+    for _, quad in scene.props:
+        q = np.asarray(quad, np.float32).reshape(4, 2)
+        add(q, BACKGROUND_LABEL)
+        add(np.roll(q, -1, axis=0), BACKGROUND_LABEL)
+    if scene.kind in ("empty", "backs") or rng.random() < 0.3:
+        add(random_table_quad(rng, image.shape), BACKGROUND_LABEL)
+    return crops, labels
+
+
+def random_table_quad(rng: np.random.Generator, shape) -> np.ndarray:
+    """A card-sized quad somewhere in the frame (on an empty table: only table)."""
+    h, w = shape[:2]
+    ch = rng.uniform(0.17, 0.3) * h
+    cw = 0.7 * ch
+    cx, cy = rng.uniform(cw, w - cw), rng.uniform(ch, h - ch)
+    a = rng.uniform(0, 2 * np.pi)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    base = np.array([[-cw, -ch], [cw, -ch], [cw, ch], [-cw, ch]]) / 2
+    return (base @ rot.T + [cx, cy]).astype(np.float32)
+
+
+def load_finder():
+    """V1's card finder, or None (ground-truth crops only) when it is not in this checkout yet."""
+    try:
+        from vision.finder import find_cards
+    except ImportError:
+        return None
+    return find_cards
+
+
+def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray]:
+    from vision.render.scenes import make_scene
+
+    deck, kind, seed, turned_ok = job
+    rng = np.random.default_rng(seed)
+    scene = make_scene(rng, kind, deck)
+    crops, labels = scene_crops(scene, load_finder(), rng, turned_ok)
+    if not crops:
+        return np.zeros((0, INDEX_HEIGHT, INDEX_WIDTH, 3), np.uint8), np.zeros(0, np.int64)
+    return np.stack(crops), np.asarray(labels, np.int64)
+
+
+def plan_jobs(decks: list[str], scenes_per_deck: int, seed: int) -> list[tuple[str, str, int, bool]]:
+    """(deck, kind, seed, bottom-index-turned) per scene; seeds derive from the base seed, deck and count."""
+    jobs = []
+    turned = {d: bottom_index_is_turned(d) for d in decks}
+    for d_i, deck in enumerate(decks):
+        n = 0
+        for kind, share in KIND_WEIGHTS.items():
+            for _ in range(max(1, round(scenes_per_deck * share))):
+                jobs.append((deck, kind, seed * 1_000_003 + d_i * 100_000 + n, turned[deck]))
+                n += 1
+    return jobs
+
+
+def build(decks: list[str], scenes_per_deck: int, seed: int, workers: int, log=print) -> CropSet:
+    """Render every planned scene (in `workers` processes) and collect its crops."""
+    jobs = plan_jobs(decks, scenes_per_deck, seed)
+    log(f"rendering {len(jobs)} scenes of {len(decks)} decks ({', '.join(decks)}) in {workers} processes; "
+        f"finder: {'vision.finder' if load_finder() else 'none yet, ground truth only'}")
+    kinds = list(KIND_WEIGHTS)
+    parts, start = [], time.time()
+    # Spawned, not forked: a fork after torch has started its threads can hang.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker, mp_context=context) as pool:
+        for i, (crops, labels) in enumerate(pool.map(_render_job, jobs, chunksize=8)):
+            deck, kind, _, _ = jobs[i]
+            parts.append((crops, labels, decks.index(deck), kinds.index(kind), i))
+            if (i + 1) % max(1, len(jobs) // 20) == 0:
+                log(f"  {i + 1}/{len(jobs)} scenes, {time.time() - start:.0f} s")
+    crops = np.concatenate([p[0] for p in parts])
+    labels = np.concatenate([p[1] for p in parts])
+    meta = [np.full(len(p[1]), p[k], np.int16) for p in parts for k in (2, 3, 4)]
+    deck_ids = np.concatenate(meta[0::3]).astype(np.int16)
+    kind_ids = np.concatenate(meta[1::3]).astype(np.int16)
+    scene_ids = np.concatenate(meta[2::3]).astype(np.int32)
+    return CropSet(crops, labels, deck_ids, kind_ids, scene_ids)
+
+
+def _quiet_worker() -> None:
+    cv2.setNumThreads(1)
+
+
+def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int, seed: int, workers: int,
+                 log=print) -> CropSet:
+    """build(), kept in cache_dir under a key of everything that shapes the data."""
+    key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed, "v": DATA_VERSION,
+                      "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION]}, sort_keys=True)
+    path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
+    if path.is_file():
+        log(f"using cached crops {path}")
+        with np.load(path) as z:
+            return CropSet(z["crops"], z["labels"], z["decks"], z["kinds"], z["scenes"])
+    data = build(decks, scenes_per_deck, seed, workers, log)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, crops=data.crops, labels=data.labels, decks=data.decks, kinds=data.kinds, scenes=data.scenes)
+    os.replace(tmp, path)
+    return data

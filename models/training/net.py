@@ -1,0 +1,42 @@
+"""The card classifier network: a few small convolutions over an index-corner crop.
+
+One 53-way softmax (52 cards + "not a card") rather than separate rank and suit heads: the product
+needs one calibrated probability per card, and a joint softmax gives exactly that; the convolutional
+features are shared by all classes anyway, so rank and suit still learn from every deck's cards.
+Each crop is normalised by its own mean and contrast inside the network, so lighting and white
+balance matter less and the exported model takes plain 0..1 pixels.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+
+def conv_block(cin: int, cout: int, pool: bool) -> nn.Sequential:
+    layers = [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+    if pool:
+        layers.append(nn.MaxPool2d(2))
+    return nn.Sequential(*layers)
+
+
+class CardNet(nn.Module):
+    """crops (N x 3 x H x W, 0..1) -> logits (N x classes)."""
+
+    def __init__(self, height: int, width: int, classes: int = 53, widths=(16, 32, 48, 64, 96)):
+        super().__init__()
+        blocks, cin = [], 3
+        for i, cout in enumerate(widths):
+            blocks.append(conv_block(cin, cout, pool=i < len(widths) - 1))
+            cin = cout
+        self.features = nn.Sequential(*blocks)
+        with torch.no_grad():
+            h, w = self.features(torch.zeros(1, 3, height, width)).shape[2:]
+        self.squeeze = nn.Sequential(nn.Conv2d(cin, 32, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(32 * h * w, classes))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mean = x.mean(dim=(1, 2, 3), keepdim=True)
+        std = x.std(dim=(1, 2, 3), keepdim=True)
+        x = (x - mean) / (std + 0.05)
+        return self.head(self.squeeze(self.features(x)))
