@@ -21,5 +21,15 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH)
 
+# Rebuild models/cards.onnx + labels.json from the SVG card decks (about 40 min on 2 cores).
+DECKS := /usr/share/carddecks
+model: $(STAMP)
+	$(BIN)/pip install -q -e '.[train]'
+	@if [ ! -d $(DECKS)/svg-standard ] || ! command -v rsvg-convert >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q kdegames-card-data-kf5 librsvg2-bin; \
+	  else echo "make model needs the card decks and rsvg-convert; run:"; \
+	    echo "  sudo apt-get install kdegames-card-data-kf5 librsvg2-bin"; exit 2; fi; fi
+	$(BIN)/python -m models.training
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
