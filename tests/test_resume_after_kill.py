@@ -84,7 +84,23 @@ def reference(tmp_path_factory):
     events, resumed, final = parse(out.stdout.splitlines())
     assert resumed is None and final is not None and final["winner"] is not None
     assert sorted(events) == list(range(1, len(events) + 1))
-    return events, final
+    # the whole game went as the simulated table scripted it, through the real recognizer
+    assert final["as_scripted"] and max(final["scores"].values()) >= 121
+    types = {line["event"]["type"] for line in events.values()}
+    assert {"CardPlayed", "ClaimPegged", "MugginsTaken", "DisputeReadout", "Notice", "GameWon"} <= types
+    verdicts = {line["event"]["verdict"] for line in events.values() if line["event"]["type"] == "ClaimPegged"}
+    assert verdicts == {"right", "over", "under"}
+    said = " ".join(line["spoken"] for line in events.values())
+    assert "move it into the light" in said and "too dark to see the cards" in said
+    return events, final, state
+
+
+def test_a_finished_game_restarted_says_the_same_final_line(reference):
+    ref_events, ref_final, state = reference
+    again = subprocess.run(demo_command(state), capture_output=True, text=True, timeout=60, cwd=ROOT)
+    events, resumed, final = parse(again.stdout.splitlines())
+    assert again.returncode == 0 and events == {}
+    assert resumed["seq"] == len(ref_events) and final == ref_final
 
 
 def run_until_killed(state: Path, kill_after_lines: int, extra_ms: float) -> list[str]:
@@ -108,7 +124,7 @@ def run_until_killed(state: Path, kill_after_lines: int, extra_ms: float) -> lis
 
 
 def test_sigkill_at_random_moments_resumes_exactly(reference, tmp_path):
-    ref_events, ref_final = reference
+    ref_events, ref_final, _ = reference
     total = len(ref_events)
     rng = random.Random(20261122)
     state = tmp_path / "state"
