@@ -23,7 +23,8 @@ CARD_ASPECT = 0.7            # short / long side of a card when nothing better i
 ASPECT_RANGE = (0.5, 0.88)   # accepted short / long ratio of a fitted quad (decks and tilt vary)
 BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
-ROW_EDGE_COVERAGE = 0.6      # share of a row's height a card edge crosses (pips and pictures: less)
+ROW_EDGE_VOTES = 0.35         # edge pixels on a line crossing a row, per unit of its height
+ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,17 +58,33 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     short = min(sh, sw)
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None]] = []
-    blobs = _bright_blobs(chan, lo_side) + _edge_loops(chan, lo_side)
-    fitted = [(contour, *_fit_card(contour, lo_side, hi_side)) for contour in blobs]
-    typical = _typical_size([_to_full(q, scale) for _, q, _ in fitted if q is not None])
-    for contour, quad, score in fitted:
-        row = _split_row(image, _to_full(contour.reshape(-1, 2).astype(np.float32), scale), typical,
+    blobs = _distinct(_bright_blobs(chan, lo_side) + _edge_loops(chan, lo_side))
+    analysed = []
+    for contour in blobs:
+        quad, score = _fit_card(contour, lo_side, hi_side)
+        full = None if quad is None else _to_full(quad, scale)
+        row = _split_row(image, _to_full(contour.reshape(-1, 2).astype(np.float32), scale),
                          lo_side / scale, hi_side / scale)
-        if len(row) >= 2:
+        analysed.append((full, score, row if len(row) >= 2 else []))
+    # Cards that can only be single cards tell the size of every card in this frame.
+    typical = _typical_size([q for q, _, row in analysed if q is not None and not row])
+    for quad, score, row in analysed:
+        if row and quad is not None:  # one card with lines across it, or a row shaped like a card?
+            row_long = _typical_size([q for q, _, _ in row])[1]
+            single_long = _typical_size([quad])[1]
+            if typical is not None:
+                as_row = abs(np.log(row_long / typical[1])) < abs(np.log(single_long / typical[1]))
+            else:
+                as_row = len(row) >= 3
+            if not as_row:
+                row = []
+        if row:
             found.extend((q, covered, 0.6, shown) for q, covered, shown in row)
         elif quad is not None:
-            found.append((_snap_to_edges(image, _to_full(quad, scale)), False, score, None))
-    return [Candidate(tuple(q.astype(np.float32) for q in _index_orderings(quad, shown)), covered, float(score))
+            found.append((quad, False, score, None))
+    return [Candidate(tuple(q.astype(np.float32) for q in
+                            _index_orderings(quad if covered or shown is not None else _snap_to_edges(image, quad),
+                                             shown)), covered, float(score))
             for quad, covered, score, shown in _suppress(found)]
 
 
@@ -77,39 +94,39 @@ def _to_full(points: np.ndarray, scale: float) -> np.ndarray:
 
 
 def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np.ndarray:
-    """Move each side of a full-frame quad onto the strongest edge across it, then re-intersect.
+    """Move each side of a full-frame quad onto the card's edge next to it, then re-intersect.
 
-    Finding at reduced resolution leaves corners a pixel or two off; this looks at full resolution
-    along a few short lines across each side and fits a line through the edge found on each.
+    Finding at reduced resolution leaves corners a pixel or two off; this samples the full frame along
+    short lines across each side and fits a line through the edge found on each.  The edge is the
+    outermost strong fall in brightness going outwards: white face to table, shadow or grey cut edge.
     """
     sides = _sides(quad)
     reach = float(np.clip(0.06 * sides.mean(), 4.0, 14.0))
     offsets = np.arange(-reach, reach + 0.01, 0.5, dtype=np.float32)
     t = np.linspace(0.12, 0.88, samples, dtype=np.float32)
+    a = quad
+    b = np.roll(quad, -1, axis=0)
+    d = (b - a) / np.maximum(sides, 1e-6)[:, None]
+    normal = np.stack([d[:, 1], -d[:, 0]], axis=1)  # outward for a clockwise quad on screen
+    base = a[:, None, :] + (b - a)[:, None, :] * t[None, :, None]                      # 4 x S x 2
+    pts = base[:, :, None, :] + normal[:, None, None, :] * offsets[None, None, :, None]  # 4 x S x O x 2
+    pts = pts.reshape(4 * samples, len(offsets), 2)
+    sampled = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    value = (sampled.min(axis=2) if sampled.ndim == 3 else sampled).astype(np.float32)
+    value = cv2.GaussianBlur(value, (3, 1), 0)
+    fall = np.maximum(-np.diff(value, axis=1), 0)
+    peak = fall.max(axis=1, keepdims=True)
+    strong = (fall >= 0.5 * peak) & (peak > 6)
+    best = strong.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
+    ok = strong.any(axis=1).reshape(4, samples)
+    shift = ((offsets[best] + offsets[best + 1]) / 2).reshape(4, samples)
+    edge = base + normal[:, None, :] * shift[:, :, None]
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = (b - a) / max(sides[i], 1e-6)
-        normal = np.float32([d[1], -d[0]])  # outward for a clockwise quad on screen
-        base = a[None, :] + (b - a)[None, :] * t[:, None]
-        pts = base[:, None, :] + normal[None, None, :] * offsets[None, :, None]
-        sampled = cv2.remap(image, pts[:, :, 0], pts[:, :, 1], cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        value = sampled.min(axis=2) if sampled.ndim == 3 else sampled
-        value = cv2.GaussianBlur(value, (3, 1), 0)
-        # The card's edge is where its white face gives way, going outwards, to anything darker
-        # (table, shadow, the card's own grey cut edge): the outermost strong fall in brightness.
-        fall = np.maximum(-np.diff(value, axis=1), 0)
-        peak = fall.max(axis=1, keepdims=True)
-        strong = (fall >= 0.5 * peak) & (peak > 6)
-        best = strong.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
-        ok = strong.any(axis=1)
-        if ok.sum() < samples // 3:
-            lines.append((a, d))
+        if ok[i].sum() < samples // 3:
+            lines.append((a[i], d[i]))
             continue
-        shift = (offsets[best] + offsets[best + 1]) / 2
-        edge = base + normal[None, :] * shift[:, None]
-        vx, vy, x0, y0 = cv2.fitLine(edge[ok], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     return _intersect(lines, quad)
 
@@ -127,6 +144,23 @@ def _intersect(lines, fallback: np.ndarray) -> np.ndarray:
     result = np.float32(out)
     limit = 0.1 * float(np.hypot(*(fallback[1] - fallback[0]))) + 4
     return result if np.abs(result - fallback).max() < limit else fallback
+
+
+def _distinct(contours: list[np.ndarray]) -> list[np.ndarray]:
+    """Drop outlines that nearly repeat an earlier one (both cues usually outline the same card)."""
+    kept: list[tuple[np.ndarray, tuple[int, int, int, int]]] = []
+    for contour in contours:
+        x, y, w, h = cv2.boundingRect(contour)
+        same = False
+        for _, (kx, ky, kw, kh) in kept:
+            ix = max(0, min(x + w, kx + kw) - max(x, kx))
+            iy = max(0, min(y + h, ky + kh) - max(y, ky))
+            if ix * iy > 0.85 * max(w * h, kw * kh):
+                same = True
+                break
+        if not same:
+            kept.append((contour, (x, y, w, h)))
+    return [c for c, _ in kept]
 
 
 def _whiteness(small: np.ndarray) -> np.ndarray:
@@ -172,53 +206,6 @@ def _quad_from_hull(contour: np.ndarray) -> np.ndarray | None:
     return None
 
 
-def _refine(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Fit a line to the outline points along each side's middle, intersect neighbours: exact corners
-    despite the card's rounded corners."""
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 1:
-            return quad
-        u = d / length
-        rel = points - a
-        along = rel @ u
-        across = np.abs(rel @ np.array([-u[1], u[0]]))
-        near = points[(across < max(2.0, 0.04 * length)) & (along > 0.15 * length) & (along < 0.85 * length)]
-        if len(near) < 4:
-            lines.append((a, u))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return quad
-        t = np.linalg.solve(m, q - p)
-        out.append(p + t[0] * u)
-    refined = np.float32(out)
-    return refined if np.abs(refined - quad).max() < 0.15 * np.hypot(*(quad[1] - quad[0])) + 3 else quad
-
-
-def _densify(contour: np.ndarray) -> np.ndarray:
-    """Outline points every pixel or so (CHAIN_APPROX_SIMPLE keeps only the ends of straight runs)."""
-    pts = contour.reshape(-1, 2).astype(np.float32)
-    nxt = np.roll(pts, -1, axis=0)
-    out = [pts]
-    for frac in (0.25, 0.5, 0.75):
-        out.append(pts + (nxt - pts) * frac)
-    seg = np.hypot(*(nxt - pts).T)
-    long = seg > 8
-    if long.any():
-        for k in range(1, 16):
-            out.append((pts + (nxt - pts) * (k / 16))[long])
-    return np.concatenate(out)
-
-
 def _sides(quad: np.ndarray) -> np.ndarray:
     return np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
 
@@ -228,7 +215,7 @@ def _fit_card(contour: np.ndarray, lo_side: float, hi_side: float) -> tuple[np.n
     quad = _quad_from_hull(contour)
     if quad is None:
         return None, 0.0
-    quad = _clockwise(_refine(quad, _densify(contour)))
+    quad = _clockwise(quad)
     sides = _sides(quad)
     long_side, short_side = max(sides[0] + sides[2], sides[1] + sides[3]) / 2, \
         min(sides[0] + sides[2], sides[1] + sides[3]) / 2
@@ -264,8 +251,7 @@ def _typical_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     return float(np.median(sides[:, 1])), float(np.median(sides[:, 0]))
 
 
-def _split_row(image: np.ndarray, outline: np.ndarray, typical: tuple[float, float] | None,
-               lo_side: float, hi_side: float) -> list[tuple[np.ndarray, bool, np.ndarray]]:
+def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: float) -> list[tuple[np.ndarray, bool, np.ndarray]]:
     """Cards of an overlapping row: (quad, covered, a point of the part that shows) for each.
 
     Works at full resolution on the blob's outline (Nx2, full-frame pixels).  The row is turned to
@@ -280,8 +266,7 @@ def _split_row(image: np.ndarray, outline: np.ndarray, typical: tuple[float, flo
     area = cv2.contourArea(outline)
     if rw * rh <= 0 or area / (rw * rh) < 0.7 or not lo_side * 0.5 <= rh <= hi_side or rw > 12 * rh:
         return []
-    aspect = typical[0] / typical[1] if typical else CARD_ASPECT
-    options = [(h, rh * aspect if h else rh / aspect) for h in (True, False)]
+    options = [(h, rh * CARD_ASPECT if h else rh / CARD_ASPECT) for h in (True, False)]
     options = [(h, e) for h, e in options if rw >= 1.2 * e]
     if not options:
         return []
@@ -302,14 +287,10 @@ def _split_row(image: np.ndarray, outline: np.ndarray, typical: tuple[float, flo
     edges = _crossing_lines(patch, mpatch, rh)
     best = None
     for horizontal, expected in options:
-        inner = [e for e in edges if start + 0.15 * expected < e[0] < end - 0.15 * expected]
-        if not inner:
-            continue
         for forward in (True, False):
-            measured = end - inner[-1][0] if forward else inner[0][0] - start
-            error = abs(np.log(max(measured, 1.0) / expected))
-            if error < np.log(1.3) and (best is None or error < best[0]):
-                best = (error, forward, measured, inner)
+            choice = _lay_row(edges, start, end, expected, forward, rh)
+            if choice is not None and (best is None or choice[0] > best[0]):
+                best = (choice[0], forward, choice[1], choice[2])
     if best is None:
         return []
     _, forward, along, inner = best
@@ -341,30 +322,64 @@ def _split_row(image: np.ndarray, outline: np.ndarray, typical: tuple[float, flo
     return cards
 
 
+def _lay_row(edges: list, start: float, end: float, expected: float, forward: bool, height: float):
+    """Which crossing lines are card edges, if the cards were laid forward (each new card on the far
+    side) or backward: (score, card length, edges of the covered cards) or None.
+
+    The top card is whole: its near edge lies one card length from the row's end, and lines inside
+    it are its pictures.  Covered cards' edges must be spaced apart and tilted like their neighbours.
+    """
+    target = end - expected if forward else start + expected
+    near_top = [e for e in edges if abs(e[0] - target) < 0.3 * expected]
+    if not near_top:
+        return None
+    top = max(near_top, key=lambda e: e[2])
+    along, top_votes = (end - top[0] if forward else top[0] - start), top[2] / height
+    error = abs(np.log(max(along, 1.0) / expected))
+    if forward:
+        pool = [e for e in edges if start + 0.2 * along < e[0] < top[0] - 0.2 * along]
+    else:
+        pool = [e for e in edges if top[0] + 0.2 * along < e[0] < end - 0.2 * along]
+    tilts = [e[1] for e in pool] + [top[1]]
+    median_tilt = float(np.median(tilts)) if tilts else 0.0
+    chosen: list = []
+    for e in sorted(pool, key=lambda e: -e[2]):
+        if abs(e[1] - median_tilt) < 0.15 and all(abs(e[0] - c[0]) >= 0.2 * along for c in chosen):
+            chosen.append(e)
+    inner = sorted(chosen + [top])
+    score = top_votes + 0.1 * len(chosen) - 3.0 * error
+    return score, along, inner
+
+
 def _crossing_lines(patch: np.ndarray, mask: np.ndarray, height: float) -> list[tuple[float, float, float]]:
-    """Straight edges crossing most of a row's height: (x at mid-height, dx/dy, length), by x."""
-    edges = cv2.Canny(cv2.GaussianBlur(patch, (5, 5), 1.0), 20, 45)
+    """Straight edges crossing most of a row's height: (x at mid-height, dx/dy, votes), sorted by x.
+
+    A full Hough transform (not the segment one) so that an edge broken by the index glyphs beside
+    it still collects its votes; only lines within 15 degrees of square to the row are considered.
+    """
+    edges = cv2.Canny(cv2.GaussianBlur(patch, (5, 5), 1.0), ROW_CANNY[0], ROW_CANNY[1])
     edges[cv2.erode(mask, np.ones((5, 5), np.uint8)) == 0] = 0
-    found = cv2.HoughLinesP(edges, 1, np.pi / 180, threshold=int(0.35 * height),
-                            minLineLength=int(ROW_EDGE_COVERAGE * height), maxLineGap=int(0.08 * height) + 2)
-    if found is None:
-        return []
+    votes = int(ROW_EDGE_VOTES * height)
+    spread = np.deg2rad(15)
+    found = []
+    for lo, hi in ((0.0, spread), (np.pi - spread, np.pi)):
+        lines = cv2.HoughLinesWithAccumulator(edges, 1, np.pi / 180, votes, min_theta=lo, max_theta=hi)
+        if lines is not None:
+            found.extend(lines.reshape(-1, 3).tolist())
     mid = patch.shape[0] / 2
     lines = []
-    for x1, y1, x2, y2 in found.reshape(-1, 4).astype(np.float64):
-        if abs(y2 - y1) < 1 or abs(x2 - x1) > 0.27 * abs(y2 - y1):  # within 15 degrees of across
+    for rho, theta, count in found:
+        c, s = np.cos(theta), np.sin(theta)
+        if abs(c) < 1e-6:
             continue
-        tilt = (x2 - x1) / (y2 - y1)
-        lines.append((x1 + (mid - y1) * tilt, tilt, float(np.hypot(x2 - x1, y2 - y1))))
-    lines.sort()
-    merged: list[tuple[float, float, float]] = []
-    for line in lines:  # one edge gives several near-identical segments: keep the longest
-        if merged and line[0] - merged[-1][0] < 0.06 * height:
-            if line[2] > merged[-1][2]:
-                merged[-1] = line
-        else:
-            merged.append(line)
-    return merged
+        # x cos + y sin = rho  ->  x = (rho - y sin) / cos
+        lines.append(((rho - mid * s) / c, -s / c, float(count)))
+    lines.sort(key=lambda line: -line[2])
+    kept: list[tuple[float, float, float]] = []
+    for line in lines:  # one edge gives several near-identical lines: keep the best supported
+        if all(abs(line[0] - k[0]) >= 0.08 * height for k in kept):
+            kept.append(line)
+    return sorted(kept)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
