@@ -62,7 +62,8 @@ class Device:
         side = config.game.side_of
         presenter = Presenter(self.board, self.parts.voice,
                               lambda player: side(self.rules.players.index(player)),
-                              text=out, muggins=self.rules.muggins)
+                              text=out, muggins=self.rules.muggins,
+                              settle=lambda board: None)  # the loop's tick() plays the animations
         if on_present is not None:
             original = presenter.present
 

@@ -16,7 +16,7 @@ device should reach when it reads the table right (`Script.expected`).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from cribbage import events as ev
 from cribbage.autoplay import Autoplay
@@ -109,11 +109,10 @@ class _Table:
 class _ScriptedBot(Autoplay):
     """Autoplay that also writes the table and panel happenings of every action it takes."""
 
-    def __init__(self, rng, game, table: _Table, plan: _Plan, extras_rng: random.Random):
+    def __init__(self, rng, game, table: _Table, plan: _Plan):
         super().__init__(rng, game)
         self.table = table
         self.plan = plan
-        self.extras = extras_rng
         self.deal_now = None
         self.round_plays = 0
 
@@ -221,12 +220,10 @@ class _ScriptedBot(Autoplay):
             if g.is_over:
                 return
             if kind == "under":
-                seat_no = g.players.index(player)
                 taker = next(p for p in g.players if g.can_muggins(p))
                 side = g.variant.side_of(g.players.index(taker))
                 steps.append(PressStep(PanelEvent("muggins", player=side), f"{taker} calls muggins"))
                 Autoplay.do(self, "muggins", taker)
-                del seat_no
                 if g.is_over:
                     return
 
@@ -238,7 +235,7 @@ def build_script(seed: int, rules) -> Script:
     players = game.players
     zones = tuple(seat(i) for i in range(len(players))) + (CENTRE,)
     table = _Table(zones, steps)
-    bot = _ScriptedBot(random.Random(seed), game, table, _Plan(), random.Random(seed + 1))
+    bot = _ScriptedBot(random.Random(seed), game, table, _Plan())
     bot.cut_for_deal()
     table.clear("the cut cards go back in the pack")
     for _ in range(200):

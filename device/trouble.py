@@ -69,7 +69,3 @@ def refused(reason: str, zone: str | None = None) -> Notice:
     if not text.endswith("."):
         text += "."
     return Notice("not-now", text, zone)
-
-
-def clear_table() -> Notice:
-    return Notice("clear-table", "Gather the cards for the next deal.")
