@@ -203,7 +203,7 @@ class Controller:
     def on_table(self, changes: Sequence, table, step: int | None = None) -> list:
         """Changes of the stable table (ZoneEvents) and the table as it now stands."""
         self.table = table
-        for change in changes:
+        for change in play_phase.in_turn_order(self, changes):
             self._guarded(play_phase.on_change, self, change)
         self._guarded(self._settle)
         return self._commit(step)

@@ -34,6 +34,32 @@ def on_change(ctl, change) -> None:
         card_appeared(ctl, change.zone, change.card)
 
 
+def in_turn_order(ctl, changes):
+    """Changes in the order the table most likely saw them.
+
+    Two cards can become readable in the same frame (a hand hid the first, or it was read only at
+    the second look). In the play they are taken starting from the player whose turn it is, round
+    the table; the starter (centre) before any seat. Otherwise the tracker's order is kept.
+    """
+    changes = list(changes)
+    appeared = [c for c in changes if c.kind == APPEARED and c.card is not None]
+    if len(appeared) < 2:
+        return changes
+    players = ctl.players
+    turn = ctl.game.turn
+    first = players.index(turn) if turn in players else 0
+
+    def rank(change):
+        if change.kind != APPEARED or change.card is None:
+            return (-1, 0)  # unreadable/left/duplicate news first, as the tracker gave it
+        seat = ctl.player_at(change.zone)
+        if seat is None:
+            return (0, 0)   # the starter before any play
+        return (1, (players.index(seat) - first) % len(players))
+
+    return sorted(changes, key=rank)  # stable: same-seat cards keep the tracker's order
+
+
 def card_appeared(ctl, zone: str, card) -> None:
     game, phase = ctl.game, ctl.game.phase
     player = ctl.player_at(zone)

@@ -339,3 +339,19 @@ def test_a_misread_crib_card_re_placed_is_read_again_before_the_claim(tmp_path):
     assert shown[-1].crib and "QS" in map(str, shown[-1].cards)
     t.claim(t.game.correct_count().total)
     assert [r for r in t.spy.shown if isinstance(r, ev.ClaimPegged)][-1].verdict == "right"
+
+
+def test_two_cards_read_in_the_same_frame_are_taken_in_turn_order(tmp_path):
+    from cribbage.cards import Card
+    from vision.tracker import ZoneEvent
+
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.cards["seat:0"].append(Card.parse("TD"))
+    t.cards["seat:1"].append(Card.parse("5S"))
+    # the tracker reports seat:0 first, but South (seat:1) leads: South's card came first
+    t.ctl.on_table([ZoneEvent("appeared", "seat:0", Card.parse("TD"), 0.0),
+                    ZoneEvent("appeared", "seat:1", Card.parse("5S"), 0.0)], t.state())
+    assert [str(c) for c in t.game.series] == ["5S", "TD"]
+    assert t.game.score("North") == 2
