@@ -20,7 +20,7 @@ WORK_WIDTH = 640
 # Card long side in the frame, as a share of the frame's shorter side.
 MIN_CARD_SHARE, MAX_CARD_SHARE = 0.08, 0.6
 CARD_ASPECT = 0.7            # short / long side of a card when nothing better is known
-ASPECT_RANGE = (0.5, 0.88)   # accepted short / long ratio of a fitted quad (decks and tilt vary)
+ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (decks and tilt vary)
 BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
 ROW_EDGE_VOTES = 0.35         # edge pixels on a line crossing a row, per unit of its height
@@ -306,17 +306,24 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
         if is_top:
             x = end - along if forward else start + along
             tilt = lines[-2][1] if forward and len(lines) > 2 else (lines[1][1] if len(lines) > 2 else 0.0)
-        half = (bottom - top) / 2
-        # Near side along the line, far side one card length away, square to it.
+        # Where this card shows, just beside its near edge, the blob's top and bottom are the card's.
+        c0, c1 = sorted((x + sign * 0.04 * along, x + sign * 0.2 * along))
+        band = mpatch[:, max(int(c0), 0):max(int(c1), int(c0) + 1)] > 0
+        filled = band.any(axis=0)
+        if filled.sum() >= 2:
+            tops = band[:, filled].argmax(axis=0)
+            bottoms = ph - 1 - band[::-1, filled].argmax(axis=0)
+            y0, y1 = float(np.median(tops)), float(np.median(bottoms)) + 1.0
+        else:
+            y0, y1 = top, bottom
         norm = np.hypot(tilt, 1.0)
-        up = np.array([tilt, 1.0]) / norm           # along the line, downwards
         out = np.array([1.0, -tilt]) / norm * sign  # across the line, the way the card lies
-        centre_near = np.array([x, mid])
-        near_a, near_b = centre_near - up * half, centre_near + up * half
+        near_a = np.array([x + (y0 - mid) * tilt, y0])
+        near_b = np.array([x + (y1 - mid) * tilt, y1])
         far_a, far_b = near_a + out * along, near_b + out * along
         quad = np.float32([near_a, far_a, far_b, near_b]) - 0.5
         quad = cv2.transform(quad[None], inverse)[0]
-        shown_at = centre_near + out * min(along, 0.25 * along if not is_top else 0.5 * along)
+        shown_at = (near_a + near_b) / 2 + out * (0.5 if is_top else 0.25) * along
         shown = cv2.transform(np.float32([[shown_at - 0.5]]), inverse)[0, 0]
         cards.append((_clockwise(quad), not is_top, shown))
     return cards
