@@ -24,6 +24,7 @@ ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (dec
 BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
 ROW_EDGE_VOTES = 0.35         # edge pixels on a line crossing a row, per unit of its height
+ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
 
@@ -344,17 +345,19 @@ def _lay_row(edges: list, start: float, end: float, expected: float, forward: bo
     along, top_votes = (end - top[0] if forward else top[0] - start), top[2] / height
     error = abs(np.log(max(along, 1.0) / expected))
     if forward:
-        pool = [e for e in edges if start + 0.2 * along < e[0] < top[0] - 0.2 * along]
+        pool = [e for e in edges if start + ROW_MIN_STEP * along < e[0] < top[0] - ROW_MIN_STEP * along]
     else:
-        pool = [e for e in edges if top[0] + 0.2 * along < e[0] < end - 0.2 * along]
+        pool = [e for e in edges if top[0] + ROW_MIN_STEP * along < e[0] < end - ROW_MIN_STEP * along]
     tilts = [e[1] for e in pool] + [top[1]]
     median_tilt = float(np.median(tilts)) if tilts else 0.0
     chosen: list = []
     for e in sorted(pool, key=lambda e: -e[2]):
-        if abs(e[1] - median_tilt) < 0.15 and all(abs(e[0] - c[0]) >= 0.2 * along for c in chosen):
+        if abs(e[1] - median_tilt) < 0.15 and all(abs(e[0] - c[0]) >= ROW_MIN_STEP * along for c in chosen):
             chosen.append(e)
     inner = sorted(chosen + [top])
-    score = top_votes + 0.1 * len(chosen) - 3.0 * error
+    # Every edge explained is evidence for this way of laying the row; a card length far from the
+    # expected shape is evidence against (the expected aspect is only a typical deck's).
+    score = top_votes + sum(min(e[2] / height, 1.0) for e in chosen) - 1.5 * error
     return score, along, inner
 
 
