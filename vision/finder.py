@@ -23,7 +23,9 @@ CARD_ASPECT = 0.7            # short / long side of a card when nothing better i
 ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (decks and tilt vary)
 BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
-ROW_EDGE_VOTES = 0.35         # edge pixels on a line crossing a row, per unit of its height
+ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
+ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
+ROW_EDGE_CONTINUITY = 0.5    # ... along at least this share of the row's height
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
@@ -124,10 +126,13 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np
     edge = base + normal[:, None, :] * shift[:, :, None]
     lines = []
     for i in range(4):
-        if ok[i].sum() < samples // 3:
+        # The card's edge is straight: keep the samples that agree with the median shift (a glyph
+        # or a shadow beside the edge moves a few samples elsewhere), and fit only those.
+        agree = ok[i] & (np.abs(shift[i] - np.median(shift[i][ok[i]] if ok[i].any() else 0)) <= 1.5)
+        if agree.sum() < samples // 2:
             lines.append((a[i], d[i]))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(edge[i][agree], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     return _intersect(lines, quad)
 
@@ -178,9 +183,11 @@ def _bright_blobs(chan: np.ndarray, lo_side: float) -> list[np.ndarray]:
     mean = cv2.blur(chan, (k, k))
     limit = cv2.convertScaleAbs(mean, alpha=BRIGHTER_BY, beta=BRIGHTER_PLUS)
     mask = cv2.compare(chan, limit, cv2.CMP_GT)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # Close first: an index printed near the card's edge leaves only a sliver of white outside it,
+    # which opening alone would cut off, and the card's corner with it.
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = 0.5 * CARD_ASPECT * lo_side * lo_side
     return [c for c in contours if cv2.contourArea(c) > min_area]
 
@@ -190,7 +197,7 @@ def _edge_loops(chan: np.ndarray, lo_side: float) -> list[np.ndarray]:
     blurred = cv2.GaussianBlur(chan, (5, 5), 1.2)
     edges = cv2.Canny(blurred, 20, 50)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     min_area = 0.5 * CARD_ASPECT * lo_side * lo_side
     return [c for c in contours if cv2.contourArea(c) > min_area]
 
@@ -207,6 +214,38 @@ def _quad_from_hull(contour: np.ndarray) -> np.ndarray | None:
     return None
 
 
+def _refine(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Fit a line to the outline points along each side's middle, intersect neighbours: exact corners
+    despite the card's rounded corners."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 1:
+            return quad
+        u = d / length
+        rel = points - a
+        along = rel @ u
+        across = np.abs(rel @ np.array([-u[1], u[0]]))
+        near = points[(across < max(2.0, 0.04 * length)) & (along > 0.15 * length) & (along < 0.85 * length)]
+        if len(near) < 4:
+            lines.append((a, u))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t = np.linalg.solve(m, q - p)
+        out.append(p + t[0] * u)
+    refined = np.float32(out)
+    return refined if np.abs(refined - quad).max() < 0.15 * np.hypot(*(quad[1] - quad[0])) + 3 else quad
+
+
 def _sides(quad: np.ndarray) -> np.ndarray:
     return np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
 
@@ -216,7 +255,7 @@ def _fit_card(contour: np.ndarray, lo_side: float, hi_side: float) -> tuple[np.n
     quad = _quad_from_hull(contour)
     if quad is None:
         return None, 0.0
-    quad = _clockwise(quad)
+    quad = _clockwise(_refine(quad, contour.reshape(-1, 2).astype(np.float32)))
     sides = _sides(quad)
     long_side, short_side = max(sides[0] + sides[2], sides[1] + sides[3]) / 2, \
         min(sides[0] + sides[2], sides[1] + sides[3]) / 2
@@ -228,11 +267,13 @@ def _fit_card(contour: np.ndarray, lo_side: float, hi_side: float) -> tuple[np.n
     if min(sides[0], sides[2]) / max(sides[0], sides[2]) < 0.8 or \
             min(sides[1], sides[3]) / max(sides[1], sides[3]) < 0.8:
         return None, 0.0
-    quad_area = cv2.contourArea(quad)
-    fill = cv2.contourArea(contour) / max(quad_area, 1.0)
-    if fill < 0.85 or fill > 1.1:
+    # The quad joins points of the rounded corners, so it is a little smaller than the outline.
+    area = cv2.contourArea(contour)
+    fill = area / max(cv2.contourArea(quad), 1.0)
+    solidity = area / max(cv2.contourArea(cv2.convexHull(contour)), 1.0)
+    if not 0.85 <= fill <= 1.2 or solidity < 0.88:
         return None, 0.0
-    return quad, float(min(1.0, fill))
+    return quad, float(solidity)
 
 
 def _clockwise(quad: np.ndarray) -> np.ndarray:
@@ -362,13 +403,18 @@ def _lay_row(edges: list, start: float, end: float, expected: float, forward: bo
 
 
 def _crossing_lines(patch: np.ndarray, mask: np.ndarray, height: float) -> list[tuple[float, float, float]]:
-    """Straight edges crossing most of a row's height: (x at mid-height, dx/dy, votes), sorted by x.
+    """Straight edges crossing a row: (x at mid-height, dx/dy, continuity x height), sorted by x.
 
-    A full Hough transform (not the segment one) so that an edge broken by the index glyphs beside
-    it still collects its votes; only lines within 15 degrees of square to the row are considered.
+    A full Hough transform (not the segment one) proposes lines within 15 degrees of square to the
+    row, so that an edge broken by the index glyphs beside it still collects its votes.  A card edge
+    then shows all along its length — a step in brightness (its shadow) or a thin grey line (its cut
+    edge) — while a column of pips only shows where the pips are: lines with too little of their
+    length showing an edge are dropped.
     """
-    edges = cv2.Canny(cv2.GaussianBlur(patch, (5, 5), 1.0), ROW_CANNY[0], ROW_CANNY[1])
-    edges[cv2.erode(mask, np.ones((5, 5), np.uint8)) == 0] = 0
+    smooth = cv2.GaussianBlur(patch, (5, 5), 1.0)
+    edges = cv2.Canny(smooth, ROW_CANNY[0], ROW_CANNY[1])
+    inner = cv2.erode(mask, np.ones((5, 5), np.uint8))
+    edges[inner == 0] = 0
     votes = int(ROW_EDGE_VOTES * height)
     spread = np.deg2rad(15)
     found = []
@@ -376,14 +422,32 @@ def _crossing_lines(patch: np.ndarray, mask: np.ndarray, height: float) -> list[
         lines = cv2.HoughLinesWithAccumulator(edges, 1, np.pi / 180, votes, min_theta=lo, max_theta=hi)
         if lines is not None:
             found.extend(lines.reshape(-1, 3).tolist())
-    mid = patch.shape[0] / 2
+    ph, pw = patch.shape
+    mid = ph / 2
+    rows_in = np.nonzero(inner.max(axis=1))[0]
+    if len(rows_in) < 4:
+        return []
+    ys = np.arange(rows_in[0], rows_in[-1] + 1)
+    values = smooth.astype(np.int16)
     lines = []
     for rho, theta, count in found:
         c, s = np.cos(theta), np.sin(theta)
         if abs(c) < 1e-6:
             continue
-        # x cos + y sin = rho  ->  x = (rho - y sin) / cos
-        lines.append(((rho - mid * s) / c, -s / c, float(count)))
+        x_mid, tilt = (rho - mid * s) / c, -s / c
+        xs = np.round(x_mid + (ys - mid) * tilt).astype(int)
+        ok = (xs >= 3) & (xs < pw - 3)
+        ok[ok] &= inner[ys[ok], xs[ok]] > 0
+        if ok.sum() < 0.5 * height:
+            continue
+        yy, xx = ys[ok], xs[ok]
+        left = values[yy, xx - 3]
+        right = values[yy, xx + 3]
+        centre = np.minimum(np.minimum(values[yy, xx - 1], values[yy, xx]), values[yy, xx + 1])
+        edgeness = np.maximum(np.abs(left - right), np.minimum(left, right) - centre)
+        continuity = float((edgeness > ROW_EDGE_STEP).mean()) * ok.sum() / max(len(ys), 1)
+        if continuity >= ROW_EDGE_CONTINUITY:
+            lines.append((float(x_mid), float(tilt), continuity * height))
     lines.sort(key=lambda line: -line[2])
     kept: list[tuple[float, float, float]] = []
     for line in lines:  # one edge gives several near-identical lines: keep the best supported
