@@ -13,6 +13,7 @@ share and the step discipline.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -92,6 +93,7 @@ class Controller:
         self.last_notice: str | None = None
         self.pending: list = []  # records of the step in progress
         self.seq = 0
+        self._batch = 0          # > 0: inside batch(): one commit at its end
         self._restore()
 
     # ---- restoring -------------------------------------------------------------------------
@@ -185,8 +187,21 @@ class Controller:
         self.pending.append(record)
         self._fold(record)
 
+    @contextmanager
+    def batch(self, step: int | None = None):
+        """Several inputs that make one step: their events are journaled together, at the end."""
+        self._batch += 1
+        try:
+            yield self
+        finally:
+            self._batch -= 1
+            if self._batch == 0:
+                self._commit(step)
+
     def _commit(self, step: int | None) -> list[tuple[int, object]]:
         """Journal the step's records (one transaction), then show them. Returns (seq, record) pairs."""
+        if self._batch:
+            return []
         records, self.pending = self.pending, []
         if not records:
             return []

@@ -117,6 +117,9 @@ def on_claim(ctl, event) -> None:
     player, crib = turn
     if not _is_shown(ctl):
         zone, cards = _zone_cards(ctl, player, crib)
+        if ctl.table.unreadable.get(zone, 0):  # never count a hand with a card unread
+            ctl.notice(trouble.unreadable(ctl.place_words(zone), zone))
+            return
         if not cards:
             what = "the crib" if crib else f"{player}'s hand"
             ctl.notice(dev.Notice("not-now", f"I can't see {what}: turn it face up {ctl.place_words(zone)}.",

@@ -73,9 +73,9 @@ class TablePainter:
 
     # ---- drawing -----------------------------------------------------------------------------
 
-    def draw(self, step: TableStep, index: int) -> np.ndarray:
-        """The camera's picture of the table at script step `index`."""
-        rng = np.random.default_rng([self.seed, 1000 + index])
+    def draw(self, step: TableStep, index: int, look: int = 0) -> np.ndarray:
+        """The camera's picture of the table at script step `index` (its `look`-th frame)."""
+        rng = np.random.default_rng([self.seed, 1000 + index, look])
         placements = self.placements(step, rng)
         # realism=0 draws clean cards; the camera (lamp fall-off, sensor noise) is added below, cheaply:
         # the compositor's full photographic range costs ~6x more per frame and is for training.

@@ -1,10 +1,15 @@
 """The simulated table played through the real device: script → frames → eyes → controller.
 
-Each script step is one journal step: a TableStep is drawn, read by the recognizer, tracked, and its
-changes handed to the controller; a PressStep is a panel press. The controller journals the step's
-events in one transaction, so after a kill the game resumes at the step after the last one
-journaled. Before resuming, the eyes are shown the table as it lay then (its changes are already in
-the journal), exactly as a camera would see it after a power cut.
+Each script step is one journal step: a TableStep is drawn, read by the recognizer, tracked, and the
+change of the stable table handed to the controller; a PressStep is a panel press. The controller
+journals the step's events in one transaction, so after a kill the game resumes at the step after
+the last one journaled. Before resuming, the eyes are shown the table as it lay then (its changes
+are already in the journal), exactly as a camera would see it after a power cut.
+
+The simulated players are patient, as real ones are: they leave the table as it is until the device
+sees it as it lies — a fresh frame each look, up to MAX_LOOKS — so one misread or missed card in one
+frame does not derail the game. The controller is told what changed over the whole step (the net
+change of the stable table), never the flicker in between; `extra_looks` counts the patience used.
 """
 
 from __future__ import annotations
@@ -15,8 +20,47 @@ from typing import Callable
 
 from device.eyes import Eyes
 from device.simtable import PressStep, Script, TableStep
+from vision.tracker import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
 
 FPS = 10.0
+MAX_LOOKS = 8
+
+
+def intended(step: TableStep) -> tuple[dict, dict]:
+    """(cards per zone, unreadable per zone) the device should see for this step."""
+    cards: dict = {}
+    unreadable: dict = {}
+    for zone, laid in step.zones:
+        readable = {c for c in laid if c != step.shadow}
+        if readable:
+            cards[zone] = readable
+        if step.shadow is not None and step.shadow in laid:
+            unreadable[zone] = unreadable.get(zone, 0) + 1
+    return cards, unreadable
+
+
+def sees(table, step: TableStep) -> bool:
+    cards, unreadable = intended(step)
+    seen = {z: set(c) for z, c in table.cards.items() if c}
+    blanks = {z: n for z, n in table.unreadable.items() if n}
+    return seen == cards and blanks == unreadable
+
+
+def net_changes(before, after, timestamp: float) -> list:
+    """The changes from one stable table to another, zone by zone: left, then appeared, then unreadable."""
+    changes = []
+    zones = list(after.cards) + [z for z in before.cards if z not in after.cards]
+    for zone in zones:
+        old, new = set(before.in_zone(zone)), set(after.in_zone(zone))
+        changes += [ZoneEvent(LEFT, zone, c, timestamp) for c in sorted(old - new, key=lambda c: c.index)]
+        changes += [ZoneEvent(APPEARED, zone, c, timestamp) for c in sorted(new - old, key=lambda c: c.index)]
+        blanks = after.unreadable.get(zone, 0) - before.unreadable.get(zone, 0)
+        changes += [ZoneEvent(UNREADABLE if blanks > 0 else LEFT, zone, None, timestamp)] * abs(blanks)
+    for card in sorted(after.all_cards - before.all_cards, key=lambda c: c.index):
+        places = [z for z in after.cards if card in after.cards[z]]
+        if len(places) > 1:
+            changes.append(ZoneEvent(DUPLICATE, places[0], card, timestamp, other_zone=places[1]))
+    return changes
 
 
 @dataclass
@@ -38,6 +82,7 @@ class Simulation:
         self.voice = voice
         self.sleep = sleep
         self.steps_run = 0
+        self.extra_looks = 0
 
     @property
     def resume_index(self) -> int:
@@ -50,24 +95,52 @@ class Simulation:
         before = self.script.table_before(index)
         if before is None:
             return
-        image = self.painter.draw(before[1], before[0])
-        look = self.eyes.look(image, self._time(index) - 1.0, repeat=self.eyes.hold_frames)
+        look = self._look(before[1], before[0])
         self.controller.adopt(look.table)
+
+    def _look(self, step: TableStep, index: int, first_look: int = 0):
+        """Show the eyes this table (a fresh frame each look) until they see it as it lies."""
+        for attempt in range(MAX_LOOKS):
+            image = self.painter.draw(step, index, first_look + attempt)
+            look = self.eyes.look(image, self._time(index) + attempt * 0.6, repeat=self.eyes.hold_frames)
+            if look.dark or sees(look.table, step):
+                break
+        self.extra_looks += attempt
+        return look
 
     def run_step(self, index: int) -> None:
         step = self.script.steps[index]
         ctl = self.controller
-        if isinstance(step, PressStep):
-            ctl.on_panel(step.event, step=index)
-        elif isinstance(step, TableStep):
-            image = self.painter.draw(step, index)
-            look = self.eyes.look(image, self._time(index), repeat=self.eyes.hold_frames)
-            if look.dark:
-                ctl.on_dark(step=index)
-            else:
-                ctl.on_table(look.changes, look.table, step=index)
+        with ctl.batch(index):  # all the step's events in one journal transaction
+            if isinstance(step, PressStep):
+                self._press(step, index)
+            elif isinstance(step, TableStep):
+                self._show_table(step, index)
         self.steps_run += 1
         self._pause()
+
+    def _show_table(self, step: TableStep, index: int, first_look: int = 0) -> None:
+        before = self.eyes.tracker.state
+        look = self._look(step, index, first_look)
+        if look.dark:
+            self.controller.on_dark()
+        else:
+            self.controller.on_table(net_changes(before, look.table, self._time(index)), look.table)
+
+    def _press(self, step: PressStep, index: int) -> None:
+        """A press; a claim the device could not take (a card it could not read) is pressed again
+        after the player has re-placed the cards (the eyes take a fresh look)."""
+        game = self.controller.game
+        for attempt in range(MAX_LOOKS):
+            claims = _claims(game)
+            self.controller.on_panel(step.event)
+            if step.event.kind != "claim" or _claims(game) > claims or game.is_over:
+                return
+            table = self.script.table_before(index)
+            if table is None:
+                return
+            self.extra_looks += 1
+            self._show_table(table[1], table[0], first_look=MAX_LOOKS * (attempt + 1))
 
     def run(self, start: int | None = None) -> bool:
         """Play the script from `start` (default: where the journal left off) to the game's end.
@@ -93,3 +166,9 @@ class Simulation:
             self.voice.wait(timeout=10)
         if self.pace.step_pause_s > 0:
             self.sleep(self.pace.step_pause_s)
+
+
+def _claims(game) -> int:
+    from cribbage.events import ClaimPegged
+
+    return sum(isinstance(e, ClaimPegged) for e in game.events)
