@@ -206,6 +206,9 @@ def _inspect(path: Path, wanted: dict):
         conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, check_same_thread=False)
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            conn.close()
+            return ("corrupt", "is empty (it was cut off while being created)"), None, None
         if app_id != APPLICATION_ID or not {"header", "events"} <= tables:
             conn.close()
             return ("foreign", "is an SQLite database but not a Muggins journal"), None, None

@@ -158,3 +158,13 @@ def test_closing_twice_is_harmless(tmp_path):
     j.close()
     with pytest.raises(JournalError):
         j.append([{"a": 1}])
+
+
+def test_a_journal_cut_off_while_being_created_is_set_aside(tmp_path):
+    path = tmp_path / JOURNAL_NAME
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.close()
+    original = path.read_bytes()
+    notice = assert_set_aside(tmp_path, path, "corrupt", original)
+    assert "cut off while being created" in notice
