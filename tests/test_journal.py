@@ -14,10 +14,11 @@ from device.journal import JOURNAL_NAME, Journal, list_set_aside, read_entries
 CONFIG = {"variant": "six-card", "players": 2, "muggins": True}
 
 
-def fill(path, n=50, config=CONFIG):
+def fill(path, n=50, config=CONFIG, per_step=1):
     with Journal.open(path, config) as j:
-        for i in range(n):
-            j.append([{"kind": "peg", "player": i % 2, "points": i}], step=i)
+        for i in range(0, n, per_step):
+            j.append([{"kind": "peg", "player": k % 2, "points": k} for k in range(i, min(n, i + per_step))],
+                     step=i)
 
 
 def test_events_replay_in_order_after_reopening(tmp_path):
@@ -83,7 +84,7 @@ def test_garbage_bytes_are_set_aside_not_overwritten(tmp_path):
 
 def test_a_truncated_journal_is_set_aside(tmp_path):
     path = tmp_path / JOURNAL_NAME
-    fill(path, 3000)
+    fill(path, 3000, per_step=100)
     assert not os.path.exists(str(path) + "-wal")  # closed cleanly: everything is in the main file
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
@@ -93,7 +94,7 @@ def test_a_truncated_journal_is_set_aside(tmp_path):
 
 def test_a_damaged_page_is_set_aside(tmp_path):
     path = tmp_path / JOURNAL_NAME
-    fill(path, 3000)
+    fill(path, 3000, per_step=100)
     data = bytearray(path.read_bytes())
     page = 4096
     data[3 * page: 5 * page] = os.urandom(2 * page)
