@@ -26,6 +26,7 @@ BRIGHTER_PLUS = 5            # ... plus this many grey levels
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
 ROW_EDGE_CONTINUITY = 0.5    # ... along at least this share of the row's height
+ROW_MAX_LINES = 40           # crossing-line candidates examined per row
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
@@ -61,7 +62,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     short = min(sh, sw)
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None]] = []
-    blobs = _distinct(_bright_blobs(chan, lo_side) + _edge_loops(chan, lo_side))
+    blobs = _distinct(_bright_blobs(chan, lo_side), _edge_loops(chan, lo_side), lo_side, hi_side)
     analysed = []
     for contour in blobs:
         quad, score = _fit_card(contour, lo_side, hi_side)
@@ -152,21 +153,31 @@ def _intersect(lines, fallback: np.ndarray) -> np.ndarray:
     return result if np.abs(result - fallback).max() < limit else fallback
 
 
-def _distinct(contours: list[np.ndarray]) -> list[np.ndarray]:
-    """Drop outlines that nearly repeat an earlier one (both cues usually outline the same card)."""
-    kept: list[tuple[np.ndarray, tuple[int, int, int, int]]] = []
-    for contour in contours:
-        x, y, w, h = cv2.boundingRect(contour)
-        same = False
-        for _, (kx, ky, kw, kh) in kept:
-            ix = max(0, min(x + w, kx + kw) - max(x, kx))
-            iy = max(0, min(y + h, ky + kh) - max(y, ky))
-            if ix * iy > 0.85 * max(w * h, kw * kh):
-                same = True
-                break
-        if not same:
-            kept.append((contour, (x, y, w, h)))
-    return [c for c, _ in kept]
+def _distinct(bright: list[np.ndarray], loops: list[np.ndarray], lo_side: float,
+              hi_side: float) -> list[np.ndarray]:
+    """One outline per object: both cues usually outline the same card.
+
+    An edge loop overlapping a bright blob is the same object; it replaces the blob only where the
+    blob is not card-shaped and the loop is (on a light table the bright blob is often partial).
+    """
+    kept = list(bright)
+    boxes = [cv2.boundingRect(c) for c in kept]
+    for loop in loops:
+        box = cv2.boundingRect(loop)
+        twin = next((i for i, other in enumerate(boxes) if _box_iou(box, other) > 0.6), None)
+        if twin is None:
+            kept.append(loop)
+            boxes.append(box)
+        elif _fit_card(kept[twin], lo_side, hi_side)[0] is None and _fit_card(loop, lo_side, hi_side)[0] is not None:
+            kept[twin], boxes[twin] = loop, box
+    return kept
+
+
+def _box_iou(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    return inter / float(a[2] * a[3] + b[2] * b[3] - inter)
 
 
 def _whiteness(small: np.ndarray) -> np.ndarray:
@@ -428,26 +439,28 @@ def _crossing_lines(patch: np.ndarray, mask: np.ndarray, height: float) -> list[
     if len(rows_in) < 4:
         return []
     ys = np.arange(rows_in[0], rows_in[-1] + 1)
+    if not found:
+        return []
+    params = np.array(found, np.float64)
+    cos, sin = np.cos(params[:, 1]), np.sin(params[:, 1])
+    x_mid, tilt = (params[:, 0] - mid * sin) / cos, -sin / cos
+    # Near-identical lines from one edge: keep the best voted within a few pixels (by x at mid-height).
+    order = np.argsort(-params[:, 2], kind="stable")
+    _, first = np.unique(np.round(x_mid[order] / 3.0), return_index=True)
+    chosen = order[np.sort(first)[:ROW_MAX_LINES]]
+    x_mid, tilt = x_mid[chosen], tilt[chosen]
+    xs = np.round(x_mid[:, None] + (ys[None, :] - mid) * tilt[:, None]).astype(np.int64)   # L x Y
+    yy = np.broadcast_to(ys[None, :], xs.shape)
+    valid = (xs >= 3) & (xs < pw - 3)
+    xc = np.clip(xs, 3, pw - 4)
+    valid &= inner[yy, xc] > 0
     values = smooth.astype(np.int16)
-    lines = []
-    for rho, theta, count in found:
-        c, s = np.cos(theta), np.sin(theta)
-        if abs(c) < 1e-6:
-            continue
-        x_mid, tilt = (rho - mid * s) / c, -s / c
-        xs = np.round(x_mid + (ys - mid) * tilt).astype(int)
-        ok = (xs >= 3) & (xs < pw - 3)
-        ok[ok] &= inner[ys[ok], xs[ok]] > 0
-        if ok.sum() < 0.5 * height:
-            continue
-        yy, xx = ys[ok], xs[ok]
-        left = values[yy, xx - 3]
-        right = values[yy, xx + 3]
-        centre = np.minimum(np.minimum(values[yy, xx - 1], values[yy, xx]), values[yy, xx + 1])
-        edgeness = np.maximum(np.abs(left - right), np.minimum(left, right) - centre)
-        continuity = float((edgeness > ROW_EDGE_STEP).mean()) * ok.sum() / max(len(ys), 1)
-        if continuity >= ROW_EDGE_CONTINUITY:
-            lines.append((float(x_mid), float(tilt), continuity * height))
+    left, right = values[yy, xc - 3], values[yy, xc + 3]
+    centre = np.minimum(np.minimum(values[yy, xc - 1], values[yy, xc]), values[yy, xc + 1])
+    edgeness = np.maximum(np.abs(left - right), np.minimum(left, right) - centre)
+    showing = ((edgeness > ROW_EDGE_STEP) & valid).sum(axis=1) / max(len(ys), 1)
+    lines = [(float(x), float(t), float(c) * height) for x, t, c, n in
+             zip(x_mid, tilt, showing, valid.sum(axis=1)) if c >= ROW_EDGE_CONTINUITY and n >= 0.5 * height]
     lines.sort(key=lambda line: -line[2])
     kept: list[tuple[float, float, float]] = []
     for line in lines:  # one edge gives several near-identical lines: keep the best supported
