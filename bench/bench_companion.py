@@ -44,7 +44,7 @@ engine = "none"
     return cfg
 
 
-def latency(folder: Path, steps: int = 40) -> list[float]:
+def latency(folder: Path, steps: int = 60) -> list[float]:
     """Seconds from a card's first frame to its announcement, for each card the device announced."""
     from device.app import Device, Parts
     from device.config import load_config
@@ -53,13 +53,13 @@ def latency(folder: Path, steps: int = 40) -> list[float]:
     from vision.sources.replay import ReplaySource
 
     frames = folder / "latency-frames"
-    written = write_replay(5, frames, steps=steps, frames_per_step=int(FPS))
-    first_frame: dict = {}
+    written = write_replay(5, frames, steps=steps, frames_per_step=6)
+    appearances: dict = {}  # card -> first frames of each time it was laid (a mistake is laid twice)
     before = TableStep(())
     for n, step in written:
         for zone, cards in step.zones:
-            for card in set(cards) - set(before.cards(zone)):
-                first_frame.setdefault(card, n)
+            for card in set(cards) - set(before.cards(zone)) - {step.shadow}:
+                appearances.setdefault(card, []).append(n)
         before = step
 
     delivered: dict[int, float] = {}
@@ -85,10 +85,9 @@ def latency(folder: Path, steps: int = 40) -> list[float]:
     for when, record in shown:
         card = getattr(record, "card", None)
         if card is not None and type(record).__name__ in ("CardPlayed", "StarterTurned", "CardCutForDeal"):
-            n = first_frame.get(card)
-            if n is not None and n in delivered:
-                out.append(when - delivered[n])
-                first_frame.pop(card)
+            laid = [delivered[n] for n in appearances.get(card, ()) if n in delivered and delivered[n] <= when]
+            if laid:
+                out.append(when - laid[-1])
     return out
 
 
