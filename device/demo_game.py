@@ -99,6 +99,9 @@ def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recogn
     try:
         controller = Controller(rules, journal, presenter, zones=painter.zones.names)
         simulation = Simulation(script, painter, eyes, controller, pace=SPEEDS[options.speed], voice=voice)
+        if not options.json:
+            out.write(f"Muggins demo, game {options.seed}: {' against '.join(rules.players)}, six-card to 121; "
+                      f"{painter.deck} cards on a {painter.texture} table under the camera\n")
         if resumed:
             _say_resumed(controller, simulation.resume_index, options, out)
         else:
@@ -114,7 +117,8 @@ def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recogn
             if echo is not None:
                 out.write(draw(board) + "\n")
             scores = ", ".join(f"{name} {score}" for name, score in final["scores"].items())
-            out.write(f"final: {scores}; winner {final['winner']}\n")
+            out.write(f"final: {scores}; winner {final['winner']} ({simulation.steps_run} steps, "
+                      f"{eyes.frames} camera frames, {simulation.extra_looks} second looks)\n")
         out.flush()
         if not finished:
             print("muggins demo: the simulated table ran out before the game ended: the device read "
