@@ -23,6 +23,9 @@ CARD_ASPECT = 0.7            # short / long side of a card when nothing better i
 ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (decks and tilt vary)
 BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
+EDGE_MIN_FALL = 8            # grey levels a card's edge falls by, going outwards, at least ...
+MIN_EDGE_SUPPORT = 0.5       # ... along at least this share of its outline
+MIN_FACE_CONTRAST = 1        # a face is at least this much whiter than the table around it
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
 ROW_EDGE_CONTINUITY = 0.5    # ... along at least this share of the row's height
@@ -61,7 +64,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     sh, sw = chan.shape
     short = min(sh, sw)
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
-    found: list[tuple[np.ndarray, bool, float, np.ndarray | None]] = []
+    found: list[tuple[np.ndarray, bool, float, np.ndarray | None, int]] = []
     blobs = _distinct(_bright_blobs(chan, lo_side), _edge_loops(chan, lo_side), lo_side, hi_side)
     analysed = []
     for contour in blobs:
@@ -72,7 +75,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
         analysed.append((full, score, row if len(row) >= 2 else []))
     # Cards that can only be single cards tell the size of every card in this frame.
     typical = _typical_size([q for q, _, row in analysed if q is not None and not row])
-    for quad, score, row in analysed:
+    for group, (quad, score, row) in enumerate(analysed):
         if row and quad is not None:  # one card with lines across it, or a row shaped like a card?
             row_long = _typical_size([q for q, _, _ in row])[1]
             single_long = _typical_size([quad])[1]
@@ -83,13 +86,49 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
             if not as_row:
                 row = []
         if row:
-            found.extend((q, covered, 0.6, shown) for q, covered, shown in row)
+            found.extend((q, covered, 0.6, shown, group) for q, covered, shown in row)
         elif quad is not None:
-            found.append((quad, False, score, None))
-    return [Candidate(tuple(q.astype(np.float32) for q in
-                            _index_orderings(quad if covered or shown is not None else _snap_to_edges(image, quad),
-                                             shown)), covered, float(score))
-            for quad, covered, score, shown in _suppress(found)]
+            found.append((quad, False, score, None, group))
+    kept = _suppress(found)
+    # Whole cards (lone, or on top of a row) must show a card's edge all round and a face brighter
+    # than the table; a row whose top card does not is texture, and all its cards go.
+    whole: dict[int, np.ndarray] = {}
+    rejected: set[int] = set()
+    for i, (quad, covered, _, _, group) in enumerate(kept):
+        if covered:
+            continue
+        snapped, support = _snap_to_edges(image, quad)
+        if support >= MIN_EDGE_SUPPORT and _face_contrast(image, snapped) >= MIN_FACE_CONTRAST:
+            whole[i] = snapped
+        else:
+            rejected.add(group)
+    out = []
+    for i, (quad, covered, score, shown, group) in enumerate(kept):
+        if group in rejected or (not covered and i not in whole):
+            continue
+        quads = _index_orderings(whole.get(i, quad), shown)
+        out.append(Candidate(tuple(q.astype(np.float32) for q in quads), covered, float(score)))
+    return out
+
+
+def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
+    """How much brighter (whiter) the card's face is than the table just outside it, in grey levels.
+
+    Medians of a grid of points inside and a ring of points just outside, so pips and pictures
+    inside, and shadows outside, do not decide it.
+    """
+    u = np.linspace(0.15, 0.85, 6, dtype=np.float32)
+    inside = np.stack(np.meshgrid(u, u), axis=-1).reshape(-1, 2)
+    t = np.linspace(0.1, 0.9, 8, dtype=np.float32)
+    ring = np.concatenate([np.stack([t, np.full_like(t, -0.12)], 1), np.stack([t, np.full_like(t, 1.12)], 1),
+                           np.stack([np.full_like(t, -0.15), t], 1), np.stack([np.full_like(t, 1.15), t], 1)])
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    matrix = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+    pts = cv2.perspectiveTransform(np.concatenate([inside, ring])[None], matrix)[0]
+    sampled = cv2.remap(image, pts[None, :, 0].copy(), pts[None, :, 1].copy(), cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)[0]
+    white = sampled.min(axis=1).astype(np.float32) if sampled.ndim == 2 else sampled.astype(np.float32)
+    return float(np.median(white[:len(inside)]) - np.median(white[len(inside):]))
 
 
 def _to_full(points: np.ndarray, scale: float) -> np.ndarray:
@@ -97,12 +136,13 @@ def _to_full(points: np.ndarray, scale: float) -> np.ndarray:
     return (points + 0.5) / scale - 0.5
 
 
-def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np.ndarray:
+def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tuple[np.ndarray, float]:
     """Move each side of a full-frame quad onto the card's edge next to it, then re-intersect.
 
     Finding at reduced resolution leaves corners a pixel or two off; this samples the full frame along
     short lines across each side and fits a line through the edge found on each.  The edge is the
     outermost strong fall in brightness going outwards: white face to table, shadow or grey cut edge.
+    Also returns the share of the sampled places where such an edge was found.
     """
     sides = _sides(quad)
     reach = float(np.clip(0.06 * sides.mean(), 4.0, 14.0))
@@ -120,11 +160,12 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np
     value = cv2.GaussianBlur(value, (3, 1), 0)
     fall = np.maximum(-np.diff(value, axis=1), 0)
     peak = fall.max(axis=1, keepdims=True)
-    strong = (fall >= 0.5 * peak) & (peak > 6)
+    strong = (fall >= 0.5 * peak) & (peak > EDGE_MIN_FALL)
     best = strong.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
     ok = strong.any(axis=1).reshape(4, samples)
     shift = ((offsets[best] + offsets[best + 1]) / 2).reshape(4, samples)
     edge = base + normal[:, None, :] * shift[:, :, None]
+    support = float(ok.mean())
     lines = []
     for i in range(4):
         # The card's edge is straight: keep the samples that agree with the median shift (a glyph
@@ -135,7 +176,7 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> np
             continue
         vx, vy, x0, y0 = cv2.fitLine(edge[i][agree], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    return _intersect(lines, quad)
+    return _intersect(lines, quad), support
 
 
 def _intersect(lines, fallback: np.ndarray) -> np.ndarray:
@@ -317,7 +358,7 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     if rw < rh:
         rw, rh, angle = rh, rw, angle + 90.0
     area = cv2.contourArea(outline)
-    if rw * rh <= 0 or area / (rw * rh) < 0.7 or not lo_side * 0.5 <= rh <= hi_side or rw > 12 * rh:
+    if rw * rh <= 0 or area / (rw * rh) < 0.7 or not lo_side * CARD_ASPECT <= rh <= hi_side or rw > 12 * rh:
         return []
     options = [(h, rh * CARD_ASPECT if h else rh / CARD_ASPECT) for h in (True, False)]
     options = [(h, e) for h, e in options if rw >= 1.2 * e]
