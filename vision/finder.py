@@ -23,8 +23,8 @@ CARD_ASPECT = 0.7            # short / long side of a card when nothing better i
 ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (decks and tilt vary)
 BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
-EDGE_MIN_FALL = 8            # grey levels a card's edge falls by, going outwards, at least ...
-MIN_EDGE_SUPPORT = 0.5       # ... along at least this share of its outline
+EDGE_MIN_FALL = 6            # grey levels a card's edge falls by over a pixel, going outwards ...
+MIN_EDGE_SUPPORT = 0.4       # ... along at least this share of its outline
 MIN_FACE_CONTRAST = 1        # a face is at least this much whiter than the table around it
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
@@ -112,16 +112,18 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
 
 
 def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
-    """How much brighter (whiter) the card's face is than the table just outside it, in grey levels.
+    """How much whiter the card's border is than the table just outside it, in grey levels.
 
-    Medians of a grid of points inside and a ring of points just outside, so pips and pictures
-    inside, and shadows outside, do not decide it.
+    Every deck prints its faces inside a white margin: medians of points on that margin and of
+    points a little outside, so a picture filling the card or a shadow beside it does not decide.
     """
-    u = np.linspace(0.15, 0.85, 6, dtype=np.float32)
-    inside = np.stack(np.meshgrid(u, u), axis=-1).reshape(-1, 2)
-    t = np.linspace(0.1, 0.9, 8, dtype=np.float32)
-    ring = np.concatenate([np.stack([t, np.full_like(t, -0.12)], 1), np.stack([t, np.full_like(t, 1.12)], 1),
-                           np.stack([np.full_like(t, -0.15), t], 1), np.stack([np.full_like(t, 1.15), t], 1)])
+    t = np.linspace(0.3, 0.7, 6, dtype=np.float32)
+
+    def around(inset: float) -> np.ndarray:
+        near, far = np.full_like(t, inset), np.full_like(t, 1 - inset)
+        return np.concatenate([np.stack([t, near], 1), np.stack([t, far], 1),
+                               np.stack([near, t], 1), np.stack([far, t], 1)])
+    inside, ring = around(0.045), around(-0.12)
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
     matrix = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
     pts = cv2.perspectiveTransform(np.concatenate([inside, ring])[None], matrix)[0]
@@ -158,12 +160,12 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tu
     sampled = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     value = (sampled.min(axis=2) if sampled.ndim == 3 else sampled).astype(np.float32)
     value = cv2.GaussianBlur(value, (3, 1), 0)
-    fall = np.maximum(-np.diff(value, axis=1), 0)
+    fall = np.maximum(value[:, :-2] - value[:, 2:], 0)  # over one pixel (samples are half a pixel apart)
     peak = fall.max(axis=1, keepdims=True)
     strong = (fall >= 0.5 * peak) & (peak > EDGE_MIN_FALL)
     best = strong.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
     ok = strong.any(axis=1).reshape(4, samples)
-    shift = ((offsets[best] + offsets[best + 1]) / 2).reshape(4, samples)
+    shift = offsets[best + 1].reshape(4, samples)
     edge = base + normal[:, None, :] * shift[:, :, None]
     support = float(ok.mean())
     lines = []
