@@ -106,7 +106,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     for i, (quad, covered, score, shown, group) in enumerate(kept):
         if group in rejected or (not covered and i not in whole):
             continue
-        quads = _index_orderings(whole.get(i, quad), shown)
+        quads = _index_orderings(whole[i], None) if i in whole else _index_orderings(quad, shown)
         out.append(Candidate(tuple(q.astype(np.float32) for q in quads), covered, float(score)))
     return out
 
@@ -390,8 +390,10 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     if best is None:
         return []
     _, forward, along, inner = best
-    # Each line: (x at mid-height, dx per unit y); the row's two outer ends are plain vertical lines.
-    lines = [(start, 0.0)] + [(x, t) for x, t, _ in inner] + [(end, 0.0)]
+    # Each line: (x at mid-height, dx per unit y); the row's two outer ends are fitted to its outline.
+    turned = cv2.transform(outline[None], rot)[0]
+    lines = [_end_line(turned, start, along, top, bottom)] + [(x, t) for x, t, _ in inner] + \
+        [_end_line(turned, end, along, top, bottom)]
     sign = 1.0 if forward else -1.0
     near = lines[:-1] if forward else lines[1:]
     mid = (top + bottom) / 2
@@ -423,6 +425,24 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
         shown = cv2.transform(np.float32([[shown_at - 0.5]]), inverse)[0, 0]
         cards.append((_clockwise(quad), not is_top, shown))
     return cards
+
+
+def _end_line(points: np.ndarray, x_end: float, along: float, top: float,
+              bottom: float) -> tuple[float, float]:
+    """The straight outline at one end of a turned row, as (x at mid-height, dx/dy).
+
+    Fitted to the outline points near that end, away from the rounded corners; a vertical line at
+    the end when too few points are there.
+    """
+    mid, span = (top + bottom) / 2, bottom - top
+    near = points[(np.abs(points[:, 0] - x_end) < 0.12 * along) &
+                  (np.abs(points[:, 1] - mid) < 0.35 * span)]
+    if len(near) < 6:
+        return x_end, 0.0
+    slope, offset = np.polyfit(near[:, 1] - mid, near[:, 0], 1)
+    if abs(slope) > 0.27 or abs(offset - x_end) > 0.1 * along:
+        return x_end, 0.0
+    return float(offset), float(slope)
 
 
 def _lay_row(edges: list, start: float, end: float, expected: float, forward: bool, height: float):
