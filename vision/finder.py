@@ -29,6 +29,7 @@ MIN_FACE_CONTRAST = 1        # a face is at least this much whiter than the tabl
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
 ROW_EDGE_CONTINUITY = 0.5    # ... along at least this share of the row's height
+ROW_MIN_FILL = 0.7           # a row fills this much of its bounding rectangle (cards askew fill less)
 ROW_MAX_LINES = 40           # crossing-line candidates examined per row
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
@@ -360,7 +361,7 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     if rw < rh:
         rw, rh, angle = rh, rw, angle + 90.0
     area = cv2.contourArea(outline)
-    if rw * rh <= 0 or area / (rw * rh) < 0.7 or not lo_side * CARD_ASPECT <= rh <= hi_side or rw > 12 * rh:
+    if rw * rh <= 0 or area / (rw * rh) < ROW_MIN_FILL or not lo_side * CARD_ASPECT <= rh <= hi_side or rw > 12 * rh:
         return []
     options = [(h, rh * CARD_ASPECT if h else rh / CARD_ASPECT) for h in (True, False)]
     options = [(h, e) for h, e in options if rw >= 1.2 * e]
