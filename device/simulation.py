@@ -23,7 +23,7 @@ from device.simtable import PressStep, Script, TableStep
 from vision.tracker import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
 
 FPS = 10.0
-MAX_LOOKS = 8
+MAX_LOOKS = 5
 
 
 def intended(step: TableStep) -> tuple[dict, dict]:
