@@ -260,6 +260,10 @@ class Controller:
             self.notice(trouble.refused("the game in progress is not over: finish it, or start the "
                                         "device with --new-game"))
 
+    def settle_show(self) -> None:
+        """Show the count now due if its cards lie there (used when a press ends the play)."""
+        show_phase.settle(self)
+
     def _settle(self) -> None:
         """What follows by itself from the table as it stands: a new deal, a hand to show, an auto count."""
         for _ in range(8):  # each pass may open the next count; a round has at most 5 counts

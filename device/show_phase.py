@@ -110,6 +110,11 @@ def on_claim(ctl, event) -> None:
     if ctl.rules.mode == "auto":
         ctl.notice(dev.Notice("not-now", "I count the hands myself in auto mode."))
         return
+    if game.phase == "play" and game.variant.single_series and game.can_end_play():
+        # Five-card: one count only; when neither can go nobody plays on, and the first claim
+        # pressed says the play is over.
+        ctl.act(game.end_play)
+        ctl.settle_show()
     turn = game.show_turn
     if game.phase != "show" or turn is None:
         ctl.notice(trouble.refused("counts are claimed at the show"))

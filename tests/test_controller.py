@@ -355,3 +355,19 @@ def test_two_cards_read_in_the_same_frame_are_taken_in_turn_order(tmp_path):
                     ZoneEvent("appeared", "seat:1", Card.parse("5S"), 0.0)], t.state())
     assert [str(c) for c in t.game.series] == ["5S", "TD"]
     assert t.game.score("North") == 2
+
+
+def test_five_card_three_for_last_one_count_and_a_claim_ends_the_play(tmp_path):
+    t = Table(tmp_path, Rules(variant="five-card"))
+    t.deal_to(0)                                 # North deals: South, non-dealer, pegs three for last
+    assert t.game.score("South") == 3
+    t.put("centre", "4H")
+    t.put("seat:1", "KS")     # 10
+    t.put("seat:0", "QD")     # 20
+    t.put("seat:1", "9S")     # 29: neither can go with what they hold; nobody plays on
+    t.put("seat:1", "8S")     # South turns up the rest of the hand for the show
+    t.put("seat:0", "7C", "6D")
+    t.claim(0)                # South's count: the play is over
+    kinds = t.types()
+    assert "PlayEnded" in kinds and "HandShown" in kinds
+    assert [r for r in t.spy.shown if isinstance(r, ev.ClaimPegged)]
