@@ -80,26 +80,30 @@ def journal_state(state_dir: Path) -> tuple[int, dict]:
 def reference(tmp_path_factory):
     state = tmp_path_factory.mktemp("reference")
     out = subprocess.run(demo_command(state), capture_output=True, text=True, timeout=200, cwd=ROOT)
-    assert out.returncode == 0, out.stderr[-2000:]
+    # 0: the game ended; 1: the simulated table ran out first (the eyes read it otherwise)
+    assert out.returncode in (0, 1), out.stderr[-2000:]
     events, resumed, final = parse(out.stdout.splitlines())
-    assert resumed is None and final is not None and final["winner"] is not None
+    assert resumed is None and final is not None
     assert sorted(events) == list(range(1, len(events) + 1))
-    # the whole game went as the simulated table scripted it, through the real recognizer
-    assert final["as_scripted"] and max(final["scores"].values()) >= 121
+    return events, final, state, out.returncode
+
+
+def test_the_demo_plays_the_whole_scripted_game_through_the_real_recognizer(reference):
+    events, final, _, returncode = reference
+    assert returncode == 0 and final["as_scripted"] and final["winner"] and max(final["scores"].values()) >= 121
     types = {line["event"]["type"] for line in events.values()}
     assert {"CardPlayed", "ClaimPegged", "MugginsTaken", "DisputeReadout", "Notice", "GameWon"} <= types
     verdicts = {line["event"]["verdict"] for line in events.values() if line["event"]["type"] == "ClaimPegged"}
     assert verdicts == {"right", "over", "under"}
     said = " ".join(line["spoken"] for line in events.values())
     assert "move it into the light" in said and "too dark to see the cards" in said
-    return events, final, state
 
 
 def test_a_finished_game_restarted_says_the_same_final_line(reference):
-    ref_events, ref_final, state = reference
+    ref_events, ref_final, state, returncode = reference
     again = subprocess.run(demo_command(state), capture_output=True, text=True, timeout=60, cwd=ROOT)
     events, resumed, final = parse(again.stdout.splitlines())
-    assert again.returncode == 0 and events == {}
+    assert again.returncode == returncode and events == {}
     assert resumed["seq"] == len(ref_events) and final == ref_final
 
 
@@ -124,7 +128,7 @@ def run_until_killed(state: Path, kill_after_lines: int, extra_ms: float) -> lis
 
 
 def test_sigkill_at_random_moments_resumes_exactly(reference, tmp_path):
-    ref_events, ref_final, _ = reference
+    ref_events, ref_final, _, returncode = reference
     total = len(ref_events)
     rng = random.Random(20261122)
     state = tmp_path / "state"
@@ -137,7 +141,7 @@ def test_sigkill_at_random_moments_resumes_exactly(reference, tmp_path):
             lines = run_until_killed(state, target, rng.uniform(0, 40))
         else:  # the last restart runs to the end
             out = subprocess.run(demo_command(state), capture_output=True, text=True, timeout=200, cwd=ROOT)
-            assert out.returncode == 0, out.stderr[-2000:]
+            assert out.returncode == returncode, out.stderr[-2000:]
             lines = out.stdout.splitlines()
         events, resumed, final = parse(lines)
         after_seq, after_scores = journal_state(state)
