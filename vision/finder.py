@@ -21,7 +21,7 @@ WORK_WIDTH = 640
 MIN_CARD_SHARE, MAX_CARD_SHARE = 0.08, 0.6
 CARD_ASPECT = 0.7            # short / long side of a card when nothing better is known
 ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (decks and tilt vary)
-BRIGHTER_BY = 1.06           # a card is this much brighter than the local mean of the table ...
+BRIGHTER_BY = (1.06, 1.2)    # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
 EDGE_MIN_FALL = 6            # grey levels a card's edge falls by over a pixel, going outwards ...
 MIN_EDGE_SUPPORT = 0.4       # ... along at least this share of its outline
@@ -66,7 +66,11 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     short = min(sh, sw)
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None, int]] = []
-    blobs = _distinct(_bright_blobs(chan, lo_side), _edge_loops(chan, lo_side), lo_side, hi_side)
+    cues = [_bright_blobs(chan, lo_side, by) for by in BRIGHTER_BY] + [_edge_loops(chan, lo_side)]
+    blobs = _distinct(cues, lo_side, hi_side)
+    # A blob cut by the frame's edge cannot be measured as a card (and is mostly table texture
+    # running out of view): the camera is set up with the play area inside the frame.
+    blobs = [c for c in blobs if not _touches_border(c, chan.shape)]
     analysed = []
     for contour in blobs:
         quad, score = _fit_card(contour, lo_side, hi_side)
@@ -197,24 +201,34 @@ def _intersect(lines, fallback: np.ndarray) -> np.ndarray:
     return result if np.abs(result - fallback).max() < limit else fallback
 
 
-def _distinct(bright: list[np.ndarray], loops: list[np.ndarray], lo_side: float,
-              hi_side: float) -> list[np.ndarray]:
-    """One outline per object: both cues usually outline the same card.
+def _distinct(cues: list[list[np.ndarray]], lo_side: float, hi_side: float) -> list[np.ndarray]:
+    """One outline per object, from several cues that usually outline the same card.
 
-    An edge loop overlapping a bright blob is the same object; it replaces the blob only where the
-    blob is not card-shaped and the loop is (on a light table the bright blob is often partial).
+    An outline overlapping an earlier cue's is the same object; it replaces it only where the
+    earlier one is not card-shaped and it is (a card merged with a bright stripe of the cloth at a
+    low threshold stands alone at a higher one; on a light table the edge loop is often the best).
     """
-    kept = list(bright)
+    kept = list(cues[0])
     boxes = [cv2.boundingRect(c) for c in kept]
-    for loop in loops:
-        box = cv2.boundingRect(loop)
-        twin = next((i for i, other in enumerate(boxes) if _box_iou(box, other) > 0.6), None)
-        if twin is None:
-            kept.append(loop)
-            boxes.append(box)
-        elif _fit_card(kept[twin], lo_side, hi_side)[0] is None and _fit_card(loop, lo_side, hi_side)[0] is not None:
-            kept[twin], boxes[twin] = loop, box
+    fits: dict[int, bool] = {}
+    for cue in cues[1:]:
+        for outline in cue:
+            box = cv2.boundingRect(outline)
+            twin = next((i for i, other in enumerate(boxes) if _box_iou(box, other) > 0.6), None)
+            if twin is None:
+                kept.append(outline)
+                boxes.append(box)
+                continue
+            if twin not in fits:
+                fits[twin] = _fit_card(kept[twin], lo_side, hi_side)[0] is not None
+            if not fits[twin] and _fit_card(outline, lo_side, hi_side)[0] is not None:
+                kept[twin], boxes[twin], fits[twin] = outline, box, True
     return kept
+
+
+def _touches_border(contour: np.ndarray, shape: tuple[int, int]) -> bool:
+    x, y, w, h = cv2.boundingRect(contour)
+    return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
 
 
 def _box_iou(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
@@ -232,11 +246,11 @@ def _whiteness(small: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
-def _bright_blobs(chan: np.ndarray, lo_side: float) -> list[np.ndarray]:
+def _bright_blobs(chan: np.ndarray, lo_side: float, brighter_by: float) -> list[np.ndarray]:
     """Outlines of regions brighter than the surrounding table (local mean over ~a card's size)."""
     k = int(max(31, 2 * lo_side * 3)) | 1
     mean = cv2.blur(chan, (k, k))
-    limit = cv2.convertScaleAbs(mean, alpha=BRIGHTER_BY, beta=BRIGHTER_PLUS)
+    limit = cv2.convertScaleAbs(mean, alpha=brighter_by, beta=BRIGHTER_PLUS)
     mask = cv2.compare(chan, limit, cv2.CMP_GT)
     # Close first: an index printed near the card's edge leaves only a sliver of white outside it,
     # which opening alone would cut off, and the card's corner with it.
@@ -458,7 +472,7 @@ def _lay_row(edges: list, start: float, end: float, expected: float, forward: bo
     if not near_top:
         return None
     top = max(near_top, key=lambda e: e[2])
-    along, top_votes = (end - top[0] if forward else top[0] - start), top[2] / height
+    along = end - top[0] if forward else top[0] - start
     error = abs(np.log(max(along, 1.0) / expected))
     if forward:
         pool = [e for e in edges if start + ROW_MIN_STEP * along < e[0] < top[0] - ROW_MIN_STEP * along]
@@ -473,7 +487,7 @@ def _lay_row(edges: list, start: float, end: float, expected: float, forward: bo
     inner = sorted(chosen + [top])
     # Every edge explained is evidence for this way of laying the row; a card length far from the
     # expected shape is evidence against (the expected aspect is only a typical deck's).
-    score = top_votes + sum(min(e[2] / height, 1.0) for e in chosen) - 1.5 * error
+    score = top[2] / height + sum(min(e[2] / height, 1.0) for e in chosen) - 1.5 * error
     return score, along, inner
 
 

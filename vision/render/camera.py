@@ -28,7 +28,7 @@ def tilted_view(rng: np.random.Generator, size: tuple[int, int], tilt: float = 0
 
 
 def lighting(rng: np.random.Generator, image: np.ndarray, strength: float = 1.0) -> np.ndarray:
-    """Multiply by a linear light fall-off, a soft blotch pattern and a colour cast (float32 in place).
+    """Multiply by a linear light fall-off, a soft blotch pattern, vignetting and a colour cast (in place).
 
     The overall gain stays near or below 1, as a camera's auto-exposure keeps white cards unclipped.
     """
@@ -39,6 +39,8 @@ def lighting(rng: np.random.Generator, image: np.ndarray, strength: float = 1.0)
     ramp = np.cos(angle) * x + np.sin(angle) * y * (h / w)
     field = (rng.uniform(0.6, 1.08) + strength * rng.uniform(0, 0.25) * ramp
              + strength * 0.05 * smooth_noise(rng, w, h, w / 3))
+    # Lens vignetting: corners a little darker than the middle.
+    field *= 1.0 - strength * rng.uniform(0.0, 0.25) * (x ** 2 + (y * h / w) ** 2)
     cast = np.float32([rng.uniform(0.9, 1.1), 1.0, rng.uniform(0.9, 1.1)])
     image *= field[:, :, None] * cast
     return image
