@@ -21,6 +21,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="where cards.onnx and labels.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
     return p.parse_args(argv)
@@ -49,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     val = (data.scenes % 10) == 0
     fitted = train(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
-                   classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes, seed=args.seed)
+                   classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes, seed=args.seed,
+                   head=args.head)
     height, width = data.crops.shape[1:3]
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),

@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 
-def jitter_geometry(x: torch.Tensor, shift: float = 0.06, scale: float = 0.08, angle_deg: float = 5.0) -> torch.Tensor:
+def jitter_geometry(x: torch.Tensor, shift: float = 0.08, scale: float = 0.2, angle_deg: float = 6.0) -> torch.Tensor:
     """Small random shift, scale and rotation of each crop (edges filled by replication)."""
     n = x.shape[0]
     a = torch.empty(n).uniform_(-angle_deg, angle_deg) * math.pi / 180.0

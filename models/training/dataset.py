@@ -25,13 +25,13 @@ import cv2
 import numpy as np
 
 from cribbage.cards import FULL_DECK
-from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop
+from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad
 
 BACKGROUND_LABEL = 52
 CLASSES = 53
 KIND_WEIGHTS = {"separate": 0.40, "row": 0.30, "backs": 0.10, "empty": 0.05, "distractors": 0.15}
 MATCH_IOU = 0.5
-DATA_VERSION = 4  # bump when the way crops are cut or labelled changes
+DATA_VERSION = 5  # bump when the way crops are cut or labelled changes
 
 
 @dataclass
@@ -100,13 +100,16 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
     """(crops, labels) from one scene: finder outlines matched to ground truth, plus ground-truth crops."""
     crops, labels = [], []
     image = scene.image
-
-    def add(quad, label):
-        crops.append(index_crop(image, quad))
-        labels.append(label)
-
     truths = list(scene.cards)
     faces = [t for t in truths if t.card is not None]
+    # Where some card's index may show (both index corners of every face-up card, to be safe).
+    index_regions = [region_quad(np.roll(t.quad, -r, axis=0), INDEX_REGION) for t in faces for r in (0, 2)]
+
+    def add(quad, label):
+        if label == BACKGROUND_LABEL and shows_an_index(quad, index_regions):
+            return  # "not a card" must not hold another card's index: that would teach it to refuse one
+        crops.append(index_crop(image, quad))
+        labels.append(label)
     separate = scene.kind in ("separate", "distractors")
     # In rows a card may show only its bottom-right index; on a deck that prints it upright, that
     # corner's crop is upside down, so such scenes give that deck no card labels.
@@ -145,7 +148,7 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
         if separate and turned_ok:
             add(np.roll(t.quad, -2, axis=0) + jitter, t.card.index)
         angle = rng.uniform(0, 2 * np.pi)
-        far = rng.uniform(0.55, 1.0)
+        far = rng.uniform(0.9, 1.4)
         add(shifted_quad(t.quad, far * INDEX_REGION[2] * np.cos(angle), far * INDEX_REGION[3] * np.sin(angle)),
             BACKGROUND_LABEL)
         if separate:
@@ -162,6 +165,18 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
     if scene.kind in ("empty", "backs") or rng.random() < 0.3:
         add(random_table_quad(rng, image.shape), BACKGROUND_LABEL)
     return crops, labels
+
+
+def shows_an_index(quad: np.ndarray, index_regions: list[np.ndarray], limit: float = 0.12) -> bool:
+    """True when the crop of `quad` covers more than `limit` of any card's index region."""
+    crop = region_quad(quad, INDEX_REGION).astype(np.float32)
+    for region in index_regions:
+        area = abs(cv2.contourArea(region))
+        if area > 0:
+            inter = float(cv2.intersectConvexConvex(crop, region.astype(np.float32))[0])
+            if inter > limit * area:
+                return True
+    return False
 
 
 def random_table_quad(rng: np.random.Generator, shape) -> np.ndarray:

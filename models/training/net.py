@@ -3,6 +3,10 @@
 One 53-way softmax (52 cards + "not a card") rather than separate rank and suit heads: the product
 needs one calibrated probability per card, and a joint softmax gives exactly that; the convolutional
 features are shared by all classes anyway, so rank and suit still learn from every deck's cards.
+The head pools the last feature map over all positions (mean and max) instead of flattening it:
+decks put the suit below the rank, beside it, big or small, and a pooled head reads the glyphs
+wherever they sit (a flattened head, tried first, learnt the training decks' layout and was unsure
+on the held-out tigullio deck, whose suit sits beside the rank).
 Each crop is normalised by its own mean and contrast inside the network, so lighting and white
 balance matter less and the exported model takes plain 0..1 pixels.
 """
@@ -23,8 +27,10 @@ def conv_block(cin: int, cout: int, pool: bool) -> nn.Sequential:
 class CardNet(nn.Module):
     """crops (N x 3 x H x W, 0..1) -> logits (N x classes)."""
 
-    def __init__(self, height: int, width: int, classes: int = 53, widths=(16, 32, 48, 64, 96)):
+    def __init__(self, height: int, width: int, classes: int = 53, widths=(16, 32, 48, 64, 96),
+                 head: str = "pool"):
         super().__init__()
+        self.pooled = head == "pool"
         blocks, cin = [], 3
         for i, cout in enumerate(widths):
             blocks.append(conv_block(cin, cout, pool=i < len(widths) - 1))
@@ -32,11 +38,18 @@ class CardNet(nn.Module):
         self.features = nn.Sequential(*blocks)
         with torch.no_grad():
             h, w = self.features(torch.zeros(1, 3, height, width)).shape[2:]
-        self.squeeze = nn.Sequential(nn.Conv2d(cin, 32, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True))
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(32 * h * w, classes))
+        if self.pooled:
+            self.squeeze = nn.Identity()
+            self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(2 * cin, classes))
+        else:
+            self.squeeze = nn.Sequential(nn.Conv2d(cin, 32, 1, bias=False), nn.BatchNorm2d(32), nn.ReLU(inplace=True))
+            self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(32 * h * w, classes))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         mean = x.mean(dim=(1, 2, 3), keepdim=True)
         std = x.std(dim=(1, 2, 3), keepdim=True)
         x = (x - mean) / (std + 0.05)
-        return self.head(self.squeeze(self.features(x)))
+        features = self.squeeze(self.features(x))
+        if self.pooled:
+            features = torch.cat([features.mean(dim=(2, 3)), features.amax(dim=(2, 3))], dim=1)
+        return self.head(features)
