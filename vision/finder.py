@@ -68,9 +68,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None, int]] = []
     cues = [_bright_blobs(chan, lo_side, by) for by in BRIGHTER_BY] + [_edge_loops(chan, lo_side)]
     blobs = _distinct(cues, lo_side, hi_side)
-    # A blob cut by the frame's edge cannot be measured as a card (and is mostly table texture
-    # running out of view): the camera is set up with the play area inside the frame.
-    blobs = [c for c in blobs if not _touches_border(c, chan.shape)]
+    blobs = [c for c in blobs if not _runs_out_of_view(c, chan.shape)]
     analysed = []
     for contour in blobs:
         quad, score = _fit_card(contour, lo_side, hi_side)
@@ -221,14 +219,17 @@ def _distinct(cues: list[list[np.ndarray]], lo_side: float, hi_side: float) -> l
                 continue
             if twin not in fits:
                 fits[twin] = _fit_card(kept[twin], lo_side, hi_side)[0] is not None
-            if not fits[twin] and _fit_card(outline, lo_side, hi_side)[0] is not None:
+            same_size = cv2.contourArea(outline) >= 0.7 * cv2.contourArea(kept[twin])  # not a piece of it
+            if same_size and not fits[twin] and _fit_card(outline, lo_side, hi_side)[0] is not None:
                 kept[twin], boxes[twin], fits[twin] = outline, box, True
     return kept
 
 
-def _touches_border(contour: np.ndarray, shape: tuple[int, int]) -> bool:
+def _runs_out_of_view(contour: np.ndarray, shape: tuple[int, int]) -> bool:
+    """Touches the frame's edge and spans most of the frame: a stripe or fold of the cloth."""
     x, y, w, h = cv2.boundingRect(contour)
-    return x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
+    touches = x <= 0 or y <= 0 or x + w >= shape[1] or y + h >= shape[0]
+    return touches and (w >= 0.8 * shape[1] or h >= 0.8 * shape[0])
 
 
 def _box_iou(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
@@ -405,6 +406,8 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     if best is None:
         return []
     _, forward, along, inner = best
+    if max(along, rh) < lo_side:  # cards smaller than any card this finder looks for
+        return []
     # Each line: (x at mid-height, dx per unit y); the row's two outer ends are fitted to its outline.
     turned = cv2.transform(outline[None], rot)[0]
     lines = [_end_line(turned, start, along, top, bottom)] + [(x, t) for x, t, _ in inner] + \
