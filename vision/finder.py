@@ -5,8 +5,13 @@ full frame's pixels, for the index crop to cut at full resolution.  Two cues mar
 table: its face is brighter than the table around it (found by comparing with a local mean, which
 copes with coloured, dark and textured tables and uneven light), and its outline is a closed loop of
 edges (which copes with a light table where the brightness differs little).  A blob that is one
-card-shaped quad is a card; a long blob is split into the cards of a row by the card edges that cross
-it.  Backs, phones and paper may be proposed too: the classifier rejects them.
+card-shaped quad is a card; a long blob is split into the cards of a row by the straight card edges
+that cross it.  A whole card is kept only if its sides, snapped to the full-resolution edges, show an
+edge nearly all round and its white margin is whiter than the table outside: table texture is not
+proposed.  Backs, phones and paper may be proposed too: the classifier rejects them.
+
+Known limits: a light, grey table under grey-faced cards; rows whose card edges are too faint to
+see (white on white with the shadow on the far side); blobs running out of view across the frame.
 """
 
 from __future__ import annotations
