@@ -72,7 +72,7 @@ def score_scene(scene, candidates, size) -> dict:
     return out
 
 
-def main(per_cell: int = 6) -> None:
+def main(per_cell: int = 10) -> None:
     pin_to_one_core()
     size = (1280, 720)
     print(f"finder on held-out decks {', '.join(HELD_OUT_DECKS)}; {per_cell} scenes per kind and texture; "
@@ -112,4 +112,4 @@ def main(per_cell: int = 6) -> None:
 
 if __name__ == "__main__":
     print(describe())
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 6)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
