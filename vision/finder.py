@@ -34,6 +34,7 @@ MIN_FACE_CONTRAST = 1        # a face is at least this much whiter than the tabl
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
 ROW_EDGE_CONTINUITY = 0.5    # ... along at least this share of the row's height
+ROW_EDGE_REACH = 0.12        # ... and reach to within this share of the row's height of both sides
 ROW_MIN_FILL = 0.7           # a row fills this much of its bounding rectangle (cards askew fill less)
 ROW_MAX_LINES = 40           # crossing-line candidates examined per row
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
@@ -544,9 +545,18 @@ def _crossing_lines(patch: np.ndarray, mask: np.ndarray, height: float) -> list[
     left, right = values[yy, xc - 3], values[yy, xc + 3]
     centre = np.minimum(np.minimum(values[yy, xc - 1], values[yy, xc]), values[yy, xc + 1])
     edgeness = np.maximum(np.abs(left - right), np.minimum(left, right) - centre)
-    showing = ((edgeness > ROW_EDGE_STEP) & valid).sum(axis=1) / max(len(ys), 1)
-    lines = [(float(x), float(t), float(c) * height) for x, t, c, n in
-             zip(x_mid, tilt, showing, valid.sum(axis=1)) if c >= ROW_EDGE_CONTINUITY and n >= 0.5 * height]
+    marked = (edgeness > ROW_EDGE_STEP) & valid
+    showing = marked.sum(axis=1) / max(len(ys), 1)
+    # A card edge runs right across, through the white margins; a column of pips or a picture's
+    # frame stops short of them.
+    count = marked.shape[1]
+    first = np.where(marked.any(axis=1), marked.argmax(axis=1), count)
+    last = np.where(marked.any(axis=1), count - 1 - marked[:, ::-1].argmax(axis=1), -1)
+    reach = ROW_EDGE_REACH * height
+    across = (first <= reach) & (last >= count - 1 - reach)
+    lines = [(float(x), float(t), float(c) * height) for x, t, c, n, a in
+             zip(x_mid, tilt, showing, valid.sum(axis=1), across)
+             if c >= ROW_EDGE_CONTINUITY and n >= 0.5 * height and a]
     lines.sort(key=lambda line: -line[2])
     kept: list[tuple[float, float, float]] = []
     for line in lines:  # one edge gives several near-identical lines: keep the best supported
