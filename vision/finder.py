@@ -423,6 +423,7 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     mid = (top + bottom) / 2
     inverse = cv2.invertAffineTransform(rot)
     cards = []
+    inked = 0
     for i, (x, tilt) in enumerate(near):
         is_top = (i == len(near) - 1) if forward else (i == 0)
         if is_top:
@@ -447,8 +448,24 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
         quad = cv2.transform(quad[None], inverse)[0]
         shown_at = (near_a + near_b) / 2 + out * (0.5 if is_top else 0.25) * along
         shown = cv2.transform(np.float32([[shown_at - 0.5]]), inverse)[0, 0]
+        if not is_top:
+            inked += _has_ink(patch, c0, c1, y0, y1)
         cards.append((_clockwise(quad), not is_top, shown))
+    # Every covered card shows its index beside its edge: stripes of a cloth show nothing there.
+    if inked < 0.5 * (len(cards) - 1):
+        return []
     return cards
+
+
+def _has_ink(patch: np.ndarray, c0: float, c1: float, y0: float, y1: float) -> bool:
+    """Whether the strip [c0, c1] of a turned row holds print (an index) near either end."""
+    x0, x1 = max(int(c0), 0), min(int(np.ceil(c1)), patch.shape[1])
+    span = y1 - y0
+    for a, b in ((y0 + 0.03 * span, y0 + 0.35 * span), (y1 - 0.35 * span, y1 - 0.03 * span)):
+        region = patch[max(int(a), 0):max(int(b), 0), x0:x1]
+        if region.size and float(region.min()) < 0.6 * float(np.median(region)):
+            return True
+    return False
 
 
 def _end_line(points: np.ndarray, x_end: float, along: float, top: float,
