@@ -7,7 +7,7 @@ copes with coloured, dark and textured tables and uneven light), and its outline
 edges (which copes with a light table where the brightness differs little).  A blob that is one
 card-shaped quad is a card; a long blob is split into the cards of a row by the straight card edges
 that cross it.  A whole card is kept only if its sides, snapped to the full-resolution edges, show an
-edge nearly all round and its white margin is whiter than the table outside: table texture is not
+edge nearly all round and its margin differs in tone from the table outside: table texture is not
 proposed.  Backs, phones and paper may be proposed too: the classifier rejects them.
 
 Known limits: a light, grey table under grey-faced cards; rows whose card edges are too faint to
@@ -26,11 +26,12 @@ WORK_WIDTH = 640
 MIN_CARD_SHARE, MAX_CARD_SHARE = 0.08, 0.6
 CARD_ASPECT = 0.7            # short / long side of a card when nothing better is known
 ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (decks and tilt vary)
-BRIGHTER_BY = (1.06, 1.2)    # a card is this much brighter than the local mean of the table ...
+BRIGHTER_BY = (1.06, 1.2)     # a card is this much brighter than the local mean of the table ...
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
 EDGE_MIN_FALL = 6            # grey levels a card's edge falls by over a pixel, going outwards ...
 MIN_EDGE_SUPPORT = 0.4       # ... along at least this share of its outline
-MIN_FACE_CONTRAST = 1        # a face is at least this much whiter than the table around it
+SNAP_OUTWARD = 2.0           # edge snapping looks this many times further out than in
+MIN_FACE_CONTRAST = 4        # a card's margin differs at least this much from the table around it
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
 ROW_EDGE_CONTINUITY = 0.5    # ... along at least this share of the row's height
@@ -84,6 +85,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
         analysed.append((full, score, row if len(row) >= 2 else []))
     # Cards that can only be single cards tell the size of every card in this frame.
     typical = _typical_size([q for q, _, row in analysed if q is not None and not row])
+    fallback: dict[int, tuple[np.ndarray, float]] = {}  # the single-card reading of a row's blob
     for group, (quad, score, row) in enumerate(analysed):
         if row and quad is not None:  # one card with lines across it, or a row shaped like a card?
             row_long = _typical_size([q for q, _, _ in row])[1]
@@ -96,18 +98,20 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
                 row = []
         if row:
             found.extend((q, covered, 0.6, shown, group) for q, covered, shown in row)
+            if quad is not None:
+                fallback[group] = (quad, score)
         elif quad is not None:
             found.append((quad, False, score, None, group))
     kept = _suppress(found)
-    # Whole cards (lone, or on top of a row) must show a card's edge all round and a face brighter
-    # than the table; a row whose top card does not is texture, and all its cards go.
+    # Whole cards (lone, or on top of a row) must show a card's edge all round and a margin of another
+    # tone than the table; a row whose top card does not is texture, and all its cards go.
     whole: dict[int, np.ndarray] = {}
     rejected: set[int] = set()
     for i, (quad, covered, _, _, group) in enumerate(kept):
         if covered:
             continue
         snapped, support = _snap_to_edges(image, quad)
-        if support >= MIN_EDGE_SUPPORT and _face_contrast(image, snapped) >= MIN_FACE_CONTRAST:
+        if support >= MIN_EDGE_SUPPORT and abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
             whole[i] = snapped
         else:
             rejected.add(group)
@@ -117,14 +121,23 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
             continue
         quads = _index_orderings(whole[i], None) if i in whole else _index_orderings(quad, shown)
         out.append(Candidate(tuple(q.astype(np.float32) for q in quads), covered, float(score)))
+    # A blob read as a row that did not hold up may still be one card with lines across it.
+    for group in sorted(rejected & fallback.keys()):
+        quad, score = fallback[group]
+        snapped, support = _snap_to_edges(image, quad)
+        if support >= MIN_EDGE_SUPPORT and abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST and \
+                all(_iou(snapped, c.quad) < 0.5 for c in out):
+            out.append(Candidate(tuple(q.astype(np.float32) for q in _index_orderings(snapped, None)),
+                                 False, float(score)))
     return out
 
 
 def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
-    """How much whiter the card's border is than the table just outside it, in grey levels.
+    """How much whiter the card's margin is than the table just outside it, in grey levels.
 
-    Every deck prints its faces inside a white margin: medians of points on that margin and of
+    Every deck prints its faces inside a margin of one tone: medians of points on that margin and of
     points a little outside, so a picture filling the card or a shadow beside it does not decide.
+    Negative where a grey-faced card lies on a lighter table; table texture gives about zero.
     """
     t = np.linspace(0.3, 0.7, 6, dtype=np.float32)
 
@@ -156,8 +169,10 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tu
     Also returns the share of the sampled places where such an edge was found.
     """
     sides = _sides(quad)
+    # Look further outwards than inwards: a blob found by brightness often misses the card's
+    # shaded side, and the edge lies outside it.
     reach = float(np.clip(0.06 * sides.mean(), 4.0, 14.0))
-    offsets = np.arange(-reach, reach + 0.01, 0.5, dtype=np.float32)
+    offsets = np.arange(-reach, SNAP_OUTWARD * reach + 0.01, 0.5, dtype=np.float32)
     t = np.linspace(0.12, 0.88, samples, dtype=np.float32)
     a = quad
     b = np.roll(quad, -1, axis=0)
