@@ -50,11 +50,18 @@ def glare(rng: np.random.Generator, image: np.ndarray, where: np.ndarray, centre
           radius: float, strength: float) -> np.ndarray:
     """Add a soft elongated specular highlight around centre, only where `where` (0..1 mask) is set."""
     h, w = image.shape[:2]
-    spot = np.zeros((h, w), np.float32)
     axes = (max(2, int(radius)), max(2, int(radius * rng.uniform(0.2, 0.6))))
-    cv2.ellipse(spot, (int(centre[0]), int(centre[1])), axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-    spot = cv2.GaussianBlur(spot, (0, 0), max(1.0, radius * 0.35))
-    image += (strength * spot * where)[:, :, None]
+    sigma = max(1.0, radius * 0.35)
+    pad = int(axes[0] + 3 * sigma) + 1
+    cx, cy = int(centre[0]), int(centre[1])
+    x0, y0, x1, y1 = max(cx - pad, 0), max(cy - pad, 0), min(cx + pad, w), min(cy + pad, h)
+    angle = float(rng.uniform(0, 180))
+    if x1 <= x0 or y1 <= y0:
+        return image
+    spot = np.zeros((y1 - y0, x1 - x0), np.float32)  # drawn and blurred only around the highlight
+    cv2.ellipse(spot, (cx - x0, cy - y0), axes, angle, 0, 360, 1.0, -1)
+    spot = cv2.GaussianBlur(spot, (0, 0), sigma)
+    image[y0:y1, x0:x1] += (strength * spot * where[y0:y1, x0:x1])[:, :, None]
     return image
 
 
