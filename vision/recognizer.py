@@ -18,7 +18,7 @@ from vision.classifier import CardClassifier
 from vision.types import Recognition
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card
-NOT_A_CARD = 0.5           # "not a card" probability above which a corner is no index at all
+SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is this sure it shows an index
 
 
 def rotate_quad(quad: np.ndarray, steps: int) -> np.ndarray:
@@ -107,19 +107,22 @@ class Recognizer:
         return drop_overlaps(found)
 
     def decide(self, rows, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
-        """One candidate's reading from its corners' probabilities, or None when it is no card."""
+        """One candidate's reading from its corners' probabilities, or None when it is no card.
+
+        (Multiplying the corners' probabilities as independent evidence was tried: corners misread
+        the same way made it more sure of the wrong card, so disagreement simply means unread.)
+        """
         reads = [self.classifier.decide(p) for p in probs]
         confident = [(card, conf, quad) for (card, conf), quad in zip(reads, quads) if card is not None]
         if confident:
+            best = max(confident, key=lambda t: t[1])
             if len({card for card, _, _ in confident}) > 1:
-                best = max(confident, key=lambda t: t[1])
                 return Recognition(None, best[1], best[2])
-            card, conf, quad = max(confident, key=lambda t: t[1])
-            return Recognition(card, conf, quad)
+            return Recognition(*best)
         card_like = [self.classifier.card_probability(p) for p in probs]
         best = int(np.argmax(card_like))
-        if card_like[best] < 1.0 - NOT_A_CARD:
-            return None
+        if card_like[best] < SEEN_AS_CARD:
+            return None  # backs, props, table: not reported at all
         return Recognition(None, float(reads[best][1]), quads[best])
 
 
