@@ -42,6 +42,7 @@ class DemoOptions:
     mute: bool = False
     state_dir: Path | None = None
     new_game: bool = False
+    deck: str | None = None
 
 
 def default_recognizer():
@@ -66,15 +67,20 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
 
 
 def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer) -> int:
-    from device.simframes import TablePainter
+    from device.simframes import DEFAULT_DECK, TablePainter
+    from vision.render.decks import HELD_OUT_DECKS
 
+    deck = options.deck or DEFAULT_DECK
+    if deck not in HELD_OUT_DECKS:
+        raise DeviceError(f"--deck must be a deck held out of the card model's training: "
+                          f"{', '.join(HELD_OUT_DECKS)} (not {deck!r})")
     rules = Rules()
-    header = {**rules.to_dict(), "demo_seed": options.seed}
+    header = {**rules.to_dict(), "demo_seed": options.seed, "deck": deck}
     journal = Journal.open(state_dir / JOURNAL_NAME, header, new_game=options.new_game)
     for notice in journal.notices:
         print(f"muggins demo: {notice}", file=err)
     resumed = len(journal) > 0
-    painter = TablePainter(options.seed, len(rules.players))
+    painter = TablePainter(options.seed, len(rules.players), deck=deck)
     script = build_script(options.seed, rules)
     eyes = Eyes(recognizer if recognizer is not None else default_recognizer(), painter.zones)
 

@@ -21,10 +21,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: a temporary folder, removed at the end)")
     parser.add_argument("--new-game", action="store_true",
                         help="archive the journal in --state-dir and start the game afresh")
+    parser.add_argument("--deck", default=None,
+                        help="which held-out card deck lies on the table (tigullio-international, dondorf, "
+                             "penguins; default dondorf)")
 
 
 def run(args) -> int:
     from device.demo_game import DemoOptions, run_demo
 
     return run_demo(DemoOptions(seed=args.seed, speed=args.speed, json=args.json, mute=args.mute,
-                                state_dir=args.state_dir, new_game=args.new_game))
+                                state_dir=args.state_dir, new_game=args.new_game, deck=args.deck))
