@@ -44,7 +44,7 @@ engine = "none"
     return cfg
 
 
-def latency(folder: Path, steps: int = 60) -> list[float]:
+def latency(folder: Path, steps: int = 120) -> list[float]:
     """Seconds from a card's first frame to its announcement, for each card the device announced."""
     from device.app import Device, Parts
     from device.config import load_config
