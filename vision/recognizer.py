@@ -121,8 +121,10 @@ class Recognizer:
             return Recognition(*best)
         card_like = [self.classifier.card_probability(p) for p in probs]
         best = int(np.argmax(card_like))
-        if card_like[best] < SEEN_AS_CARD:
-            return None  # backs, props, table: not reported at all
+        if card_like[best] < SEEN_AS_CARD or min(card_like) < 0.5:
+            # backs, props, table: not reported at all. A card shows an index at each corner it is
+            # read at; a back's pattern may look like one at one corner, hardly at both.
+            return None
         return Recognition(None, float(reads[best][1]), quads[best])
 
 
