@@ -31,8 +31,12 @@ def _model_missing() -> bool:
 
 
 def _config(folder: Path, frames: Path, pace: bool) -> Path:
+    """A config for a replay. Auto mode: a replay has no one at the buttons, so the device counts
+    the show itself and the game goes on round after round."""
     cfg = folder / "muggins.toml"
     cfg.write_text(f"""state_dir = "{folder / 'state'}"
+[game]
+mode = "auto"
 [camera]
 source = "replay:{frames}"
 fps = {FPS}
