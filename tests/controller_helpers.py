@@ -13,6 +13,21 @@ from vision.tracker import TableState, ZoneEvent
 ZONES = ("seat:0", "seat:1", "centre")
 
 
+def late_game(rules: Rules, scores: tuple[int, int]):
+    """The events of a game begun whose sides already hold these scores (pegged as penalties)."""
+    from dataclasses import replace
+
+    from cribbage.events import PenaltyPegged
+
+    game = rules.new_game()
+    events = list(game.events)
+    for step, (player, points) in enumerate(zip(rules.players, scores), start=2):
+        if points:
+            events.append(replace(PenaltyPegged(player, points, rules.players[1 - rules.players.index(player)],
+                                                "wrong-cards", "set up for a test"), step=step))
+    return events
+
+
 class Spy:
     """A presenter that records what it was shown, and how much the journal held at that moment."""
 
@@ -31,13 +46,16 @@ class Spy:
 
 
 class Table:
-    def __init__(self, tmp_path, rules: Rules | None = None, zones=ZONES, name=JOURNAL_NAME):
+    def __init__(self, tmp_path, rules: Rules | None = None, zones=ZONES, name=JOURNAL_NAME,
+                 scores: tuple[int, int] | None = None):
         self.rules = rules or Rules()
         self.path = tmp_path / name
         self.zones = zones
         self.cards = {z: [] for z in zones}
         self.unreadable = {z: 0 for z in zones}
         self.journal = Journal.open(self.path, self.rules.to_dict())
+        if scores is not None:  # a game already well on: its journal holds the points so far
+            self.journal.append([e.to_dict() for e in late_game(self.rules, scores)])
         self.spy = Spy(self.journal)
         self.ctl = Controller(self.rules, self.journal, self.spy, zones=zones)
         self.ctl.start()

@@ -256,13 +256,12 @@ def test_undo_withdraws_the_last_action(tmp_path):
 
 
 def test_the_game_ends_mid_show_the_moment_a_peg_reaches_121(tmp_path):
-    t = Table(tmp_path)
+    t = Table(tmp_path, scores=(100, 112))
     t.deal_to(0)
     play_out(t)
-    # Give South 118 by journaled history is not possible here; claim big instead: the engine ends
-    # the game as soon as a peg reaches the target, even before the dealer's count.
+    # South's hand (counted first) takes South past 121: the game ends before the dealer's count
     game = t.game
-    game._pegs[1] = type(game._pegs[1])(119, 110)  # noqa: SLF001 - set up a late-game score
+    assert game.score("South") + game.correct_count().total >= 121 > game.score("North") + 10
     t.claim(game.correct_count().total)
     assert game.is_over and game.winner == "South"
     assert t.types()[-1] == "GameWon"
@@ -311,13 +310,12 @@ def _word(n: int) -> str:
 
 
 def test_next_game_the_loser_deals_once_the_table_is_gathered(tmp_path):
-    t = Table(tmp_path)
+    t = Table(tmp_path, scores=(100, 112))
     t.deal_to(0)
     play_out(t)
     t.press("new_game")
     assert t.notices()[-1] == "not-now"          # not while a game is on
     game = t.game
-    game._pegs[1] = type(game._pegs[1])(119, 110)  # noqa: SLF001 - set up a late-game score
     t.claim(game.correct_count().total)
     assert game.is_over
     t.press("new_game")
