@@ -28,7 +28,12 @@ def _zone_cards(ctl, player: str, crib: bool) -> tuple[str, frozenset]:
             cards = cards - set(ctl.game.played(player))
         return zone, frozenset(cards)
     zone = ctl.zone_of_player(player)
-    return zone, frozenset(ctl.table.in_zone(zone))
+    cards = frozenset(ctl.table.in_zone(zone))
+    played = set(ctl.game.played(player))
+    if (not ctl.has_crib_zone and player == ctl.game.dealer and len(played) == _expected(ctl, False)
+            and played < cards):
+        cards = frozenset(played)  # the crib turned up early beside the dealer's hand: not the hand
+    return zone, cards
 
 
 def _is_shown(ctl) -> bool:

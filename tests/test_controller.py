@@ -369,3 +369,15 @@ def test_five_card_three_for_last_one_count_and_a_claim_ends_the_play(tmp_path):
     kinds = t.types()
     assert "PlayEnded" in kinds and "HandShown" in kinds
     assert [r for r in t.spy.shown if isinstance(r, ev.ClaimPegged)]
+
+
+def test_the_crib_turned_up_early_beside_the_dealers_hand_is_not_his_hand(tmp_path):
+    t = show_round(Table(tmp_path))
+    t.put("seat:0", "AS", "AD", "8C", "QH")          # North turns the crib up while South counts
+    t.claim(t.game.correct_count().total)            # South's hand; North's is due
+    shown = [r for r in t.spy.shown if isinstance(r, ev.HandShown)][-1]
+    assert shown.player == "North" and not shown.crib and set(map(str, shown.cards)) == {"TD", "6H", "KC", "2C"}
+    assert "wrong-cards" not in t.notices()
+    t.claim(t.game.correct_count().total)
+    shown = [r for r in t.spy.shown if isinstance(r, ev.HandShown)][-1]
+    assert shown.crib and set(map(str, shown.cards)) == {"AS", "AD", "8C", "QH"}
