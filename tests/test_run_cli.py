@@ -101,3 +101,18 @@ engine = "none"
     again = muggins("run", "--config", str(cfg))   # the same replay again: everything already journaled
     assert again.returncode == 0
     assert len(read_entries(tmp_path / "state" / JOURNAL_NAME)) >= len(first)
+
+
+def test_calibrated_zones_are_saved_into_the_config_and_read_back(tmp_path):
+    from device.calibration import move_corner, save_zones
+    from device.config import load_config
+    from vision.zones import Zones, default_zones
+
+    cfg = write_config(tmp_path / "m.toml", "# my table\n[game]\nplayers = ['Ann', 'Bob']\n\n"
+                                            "[zones]\ncentre = [[0, 0], [1, 0], [1, 1]]\n\n[voice]\nmute = true\n")
+    zones = move_corner(default_zones(1280, 720, 2), "centre", 0, 400.0, 250.0)
+    save_zones(cfg, zones)
+    config = load_config(cfg)
+    assert config.game.players == ("Ann", "Bob") and config.voice.mute       # the rest kept
+    assert Zones.from_config(config.zones).to_config() == zones.to_config()
+    assert "# my table" in cfg.read_text()
