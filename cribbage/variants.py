@@ -59,8 +59,8 @@ FIVE_CARD = Variant("five-card", players=2, dealt=5, hand=3, target=61, single_s
                     three_for_last=3)
 SIX_CARD = Variant("six-card", players=2, dealt=6, hand=4, target=121)
 SEVEN_CARD = Variant("seven-card", players=2, dealt=7, hand=5, target=181)
-THREE_PLAYERS = Variant("three-players", players=3, dealt=5, hand=4, target=121, crib_from_pack=1)
-FOUR_PLAYERS = Variant("four-players", players=4, dealt=5, hand=4, target=121, partnerships=True)
+THREE_PLAYERS = Variant("three-player", players=3, dealt=5, hand=4, target=121, crib_from_pack=1)
+FOUR_PLAYERS = Variant("four-player", players=4, dealt=5, hand=4, target=121, partnerships=True)
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in
                                 (FIVE_CARD, SIX_CARD, SEVEN_CARD, THREE_PLAYERS, FOUR_PLAYERS)}

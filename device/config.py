@@ -14,16 +14,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from cribbage.variants import VARIANTS
 from device.errors import ConfigError
 
-# variant -> (players, target)
-VARIANTS: dict[str, tuple[int, int]] = {
-    "five-card": (2, 61),
-    "six-card": (2, 121),
-    "seven-card": (2, 181),
-    "three-player": (3, 121),
-    "four-player": (4, 121),
-}
 MODES = ("referee", "auto")
 SCORING_LINES = ("lurch", "skunk")
 LED_DRIVERS = ("ws2812-spi", "simulated")
@@ -57,16 +50,16 @@ class GameConfig:
     @property
     def target(self) -> int:
         """Points to win: 61, 121 or 181."""
-        return VARIANTS[self.variant][1]
+        return VARIANTS[self.variant].target
 
     @property
     def sides(self) -> int:
         """Tracks on the board: one per player, but four players peg as two partnerships."""
-        return 2 if len(self.players) == 4 else len(self.players)
+        return VARIANTS[self.variant].sides
 
     def side_of(self, player: int) -> int:
         """The track a player pegs on (partners 0 & 2 share track 0, 1 & 3 track 1)."""
-        return player % self.sides
+        return VARIANTS[self.variant].side_of(player)
 
 
 @dataclass(frozen=True)
@@ -287,7 +280,7 @@ def _gpio(v):
 
 def _read_game(t: _Table) -> GameConfig:
     variant = t.take("variant", "six-card", _choice(VARIANTS), f"one of {', '.join(VARIANTS)}")
-    seats = VARIANTS[variant][0]
+    seats = VARIANTS[variant].players
     players = t.take("players", DEFAULT_PLAYERS[:seats], _list_of(_text, seats, seats),
                      f"a list of {seats} non-empty names for variant '{variant}'")
     if len(set(players)) != len(players):

@@ -26,10 +26,6 @@ from device import play_phase, show_phase, trouble
 from device.device_events import record_from_dict
 from device.journal import Journal
 
-# device config variant names -> rules engine variant names
-VARIANT_NAMES = {"five-card": "five-card", "six-card": "six-card", "seven-card": "seven-card",
-                 "three-player": "three-players", "four-player": "four-players",
-                 "three-players": "three-players", "four-players": "four-players"}
 CENTRE, CRIB = "centre", "crib"
 
 
@@ -67,7 +63,7 @@ class Rules:
     def new_game(self) -> Game:
         options = Options(muggins=self.muggins, overclaim_penalty=self.overclaim_penalty,
                           ending=self.scoring_lines)
-        return Game(self.players, VARIANT_NAMES[self.variant], options)
+        return Game(self.players, self.variant, options)
 
 
 class EmptyTable:

@@ -40,7 +40,7 @@ def test_the_scores_are_the_sum_of_the_pegs(variant):
     assert tuple(totals) == game.scores
 
 
-@pytest.mark.parametrize("variant", ["six-card", "seven-card", "three-players", "four-players"])
+@pytest.mark.parametrize("variant", ["six-card", "seven-card", "three-player", "four-player"])
 def test_every_count_ends_in_exactly_one_go_thirty_one_or_last_card(variant):
     game, _ = autoplay(random.Random(11), variant)
     counts = ends = 0
@@ -61,8 +61,8 @@ def test_honest_play_never_reneges():
 
 
 def test_the_actions_drive_a_fresh_game_to_the_same_events():
-    game, actions = autoplay(random.Random(5), "three-players", claim_errors=0.3)
-    fresh = Game(DEFAULT_NAMES[3], "three-players")
+    game, actions = autoplay(random.Random(5), "three-player", claim_errors=0.3)
+    fresh = Game(DEFAULT_NAMES[3], "three-player")
     for action in actions:
         action.apply(fresh)
     assert fresh.events == game.events

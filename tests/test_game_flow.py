@@ -41,7 +41,7 @@ def test_lowest_cut_deals():
 
 
 def test_tied_cut_is_cut_again_by_the_tied_players_only():
-    g = Game(["Ann", "Bob", "Cy"], "three-players")
+    g = Game(["Ann", "Bob", "Cy"], "three-player")
     g.cut_for_deal("Ann", "4H")
     g.cut_for_deal("Bob", "4S")
     events = g.cut_for_deal("Cy", "KD")
@@ -60,7 +60,7 @@ def test_a_card_cut_twice_is_named():
 
 
 def test_the_deal_alternates_and_rotates_to_the_left():
-    g = Game(["Ann", "Bob", "Cy"], "three-players", Options(target=1000))
+    g = Game(["Ann", "Bob", "Cy"], "three-player", Options(target=1000))
     g.set_dealer("Bob")
     dealers = []
     for _ in range(4):

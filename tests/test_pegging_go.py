@@ -58,7 +58,7 @@ def test_the_wrong_player_leading_after_a_go_is_told_who_should_lead():
 
 
 def test_a_player_who_went_leading_out_of_turn_in_three_hand_is_told_who_leads():
-    g = at_play(("Ann", "Bob", "Cy"), "three-players", dealer="Cy")
+    g = at_play(("Ann", "Bob", "Cy"), "three-player", dealer="Cy")
     play_all(g, [("Ann", "TC"), ("Bob", "TD"), ("Cy", "9C")])
     events = g.play("Cy", "AC")                     # Ann and Bob both passed at 29
     assert [e.player for e in events if isinstance(e, ev.GoSaid)] == ["Ann", "Bob"]
@@ -69,7 +69,7 @@ def test_a_player_who_went_leading_out_of_turn_in_three_hand_is_told_who_leads()
 
 
 def test_three_hand_a_skipped_player_said_go_and_the_go_goes_to_the_last_card():
-    g = at_play(("Ann", "Bob", "Cy"), "three-players", dealer="Cy")
+    g = at_play(("Ann", "Bob", "Cy"), "three-player", dealer="Cy")
     g.play("Ann", "TC")
     events = g.play("Cy", "KC")                      # Bob was skipped at 10
     assert kinds(events) == ["GoSaid", "CardPlayed"] and events[0].player == "Bob"
@@ -151,7 +151,7 @@ def test_the_non_dealer_leads_the_first_count():
 
 
 def test_partners_share_pegs():
-    g = at_play(("North", "East", "South", "West"), "four-players", dealer="West")
+    g = at_play(("North", "East", "South", "West"), "four-player", dealer="West")
     play_all(g, [("North", "5C"), ("East", "5D"), ("South", "5H")])
     g.play("West", "5S")
     assert g.sides == (("North", "South"), ("East", "West"))

@@ -211,7 +211,7 @@ def test_the_acc_renege_rule_pegs_two_a_card_to_the_opponent():
 
 
 def test_three_player_crib_takes_one_card_from_the_pack():
-    g = at_play(("Ann", "Bob", "Cy"), "three-players", dealer="Cy")
+    g = at_play(("Ann", "Bob", "Cy"), "three-player", dealer="Cy")
     hands = {"Ann": ["AC", "2C", "3C", "4C"], "Bob": ["AD", "2D", "3D", "4D"],
              "Cy": ["AH", "2H", "3H", "4H"]}
     for i in range(4):
@@ -226,7 +226,7 @@ def test_three_player_crib_takes_one_card_from_the_pack():
 
 
 def test_the_show_order_with_three_players_starts_at_the_dealers_left():
-    g = at_play(("Ann", "Bob", "Cy"), "three-players", dealer="Bob")
+    g = at_play(("Ann", "Bob", "Cy"), "three-player", dealer="Bob")
     hands = {"Cy": ["AC", "2C", "3C", "4C"], "Ann": ["AD", "2D", "3D", "4D"],
              "Bob": ["AH", "2H", "3H", "4H"]}
     for i in range(4):
@@ -255,7 +255,7 @@ def test_five_card_an_unplayed_card_that_fitted_is_a_renege_but_the_last_player_
 
 
 def test_a_partner_cannot_call_muggins_on_their_own_side():
-    g = at_play(("North", "East", "South", "West"), "four-players", dealer="West")
+    g = at_play(("North", "East", "South", "West"), "four-player", dealer="West")
     hands = {"North": ["AC", "2C", "3C", "4C"], "East": ["AD", "2D", "3D", "4D"],
              "South": ["AH", "2H", "3H", "4H"], "West": ["AS", "2S", "3S", "4S"]}
     order = ["North", "East", "South", "West"]
