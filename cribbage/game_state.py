@@ -209,7 +209,8 @@ class GameState:
         if e.pegs:
             side = self._side(e.player)
             front = self._pegs[side].front
-            self._pegs[side] = Pegs(front + e.points, front)
+            # The peg that reaches the target goes into the game hole: no score past it.
+            self._pegs[side] = Pegs(min(front + e.points, self.target), front)
 
     def _replay_standing(self) -> None:
         self._clear_state()

@@ -127,7 +127,7 @@ def test_game_ends_mid_play_and_the_rest_of_the_play_is_not_pegged():
     events += g.play("Bob", "8D")                           # a pair: Bob 2
     events += g.play("Ann", "8H")                           # 31 for two and a pair royal: Ann 10
     assert isinstance(events[-1], ev.GameWon)
-    assert events[-1].winner == "Ann" and events[-1].scores == (10, 2)
+    assert events[-1].winner == "Ann" and events[-1].scores == (6, 2)   # her peg stops in the game hole
     assert g.phase == "over" and not g.can_play("Bob", "2S")
 
 
@@ -142,7 +142,7 @@ def test_a_loser_past_half_way_loses_a_single_game():
     g = at_play(target=10)
     play_all(g, [("Bob", "5C"), ("Ann", "5D"), ("Bob", "5H")])   # Ann 2; Bob 15 and pair royal, 8
     won = g.play("Ann", "5S")[-1]                                 # double pair royal: Ann 14
-    assert g.scores == (14, 8) and (won.margin, won.game_points) == ("single", 1)
+    assert g.scores == (10, 8) and (won.margin, won.game_points) == ("single", 1)
 
 
 def test_modern_skunk_lines_when_chosen():
@@ -177,3 +177,14 @@ def test_a_variant_must_be_the_registered_one_so_journals_replay():
         Game(["Ann", "Bob"], replace(SIX_CARD, target=91))
     with pytest.raises(CribbageError, match="2 players, not 3"):
         Game(["Ann", "Bob", "Cy"], SIX_CARD)
+
+
+def test_the_winning_peg_stops_in_the_game_hole():
+    """However many points the last count holds, the winner's score is the target, not past it."""
+    from cribbage.autoplay import autoplay
+    import random as _random
+    for seed in range(6):
+        game, _ = autoplay(_random.Random(seed))
+        assert game.is_over
+        assert max(game.scores) == game.target
+        assert game.result.scores == game.scores
