@@ -8,7 +8,7 @@ claim alone — the device keeps the overlooked points to itself, as DESIGN.md a
 from __future__ import annotations
 
 from . import events as ev
-from ._score_words import number_word
+from .words import number_word
 
 
 def _n(points: int) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Union
 
-from ._score_words import number_word
+from .words import number_word
 from .cards import Card, parse_cards
 from .errors import IllegalPlayError
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Iterable, Union
 
 from ._score_ranks import RANK_BIT, pattern_pickers, pattern_points
-from ._score_words import number_word
+from .words import number_word
 from .cards import JACK, Card, parse_cards
 from .errors import DuplicateCardError, InvalidCardError
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from cribbage import events as ev
 from cribbage.narration import spoken as narrate
-from cribbage._score_words import number_word
+from cribbage.words import number_word
 from cribbage.cards import Card, format_cards
 from device import device_events as dev
 

@@ -11,7 +11,7 @@ claim is shown again.
 from __future__ import annotations
 
 from cribbage import events as ev
-from cribbage._score_words import number_word
+from cribbage.words import number_word
 from cribbage.cards import Card
 from cribbage.errors import CribbageError, IllegalActionError
 from cribbage.show import score_show

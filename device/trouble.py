@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from cribbage._score_words import number_word
+from cribbage.words import number_word
 from cribbage.cards import Card
 from device.device_events import Notice
 

@@ -304,7 +304,7 @@ def test_a_restart_rebuilds_the_game_from_the_journal(tmp_path):
 
 
 def _word(n: int) -> str:
-    from cribbage._score_words import number_word
+    from cribbage.words import number_word
 
     return number_word(n)
 

@@ -144,7 +144,7 @@ def test_low_card_series_agree_with_naive_reference(cards):
 @settings(max_examples=300, deadline=None)
 @given(legal_series())
 def test_the_announcement_ends_on_the_points_or_says_the_count(cards):
-    from cribbage._score_words import number_word
+    from cribbage.words import number_word
 
     score = score_play(cards)
     spoken = score.announcement()

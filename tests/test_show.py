@@ -314,7 +314,7 @@ def test_19_25_26_27_are_impossible_four_card_scores(cards, crib):
 @settings(max_examples=300, deadline=None)
 @given(hands)
 def test_the_announcement_ends_on_the_total(cards):
-    from cribbage._score_words import number_word
+    from cribbage.words import number_word
 
     score = score_show(cards[:-1], cards[-1])
     spoken = score.announcement()
