@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
     p.add_argument("--scenes-per-deck", type=int, default=700, help="rendered scenes per training deck")
-    p.add_argument("--minutes", type=float, default=16.0, help="training time budget (whole epochs)")
+    p.add_argument("--minutes", type=float, default=18.0, help="training time budget (whole epochs)")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--seed", type=int, default=0)
