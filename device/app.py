@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from device.board import Board
-from device.controller import CRIB, Controller, Rules, seat_zone
+from device.controller import CRIB, Controller, seat_zone
 from device.eyes import Eyes
 from device.journal import JOURNAL_NAME, Journal
 from device.presenter import Presenter
@@ -42,7 +42,7 @@ class Device:
                  on_present: Callable[[int, object], None] | None = None):
         self.config = config
         self.out, self.err = out, err
-        self.rules = Rules.from_config(config.game)
+        self.rules = config.game
         self.state_dir = Path(state_dir if state_dir is not None else config.state_dir)
         self.parts = parts or Parts()
         self.stopping = False

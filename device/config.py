@@ -14,7 +14,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from cribbage.variants import VARIANTS
+from cribbage.game import Game
+from cribbage.variants import VARIANTS, Options
 from device.errors import ConfigError
 
 MODES = ("referee", "auto")
@@ -46,6 +47,18 @@ class GameConfig:
     muggins: bool = True
     overclaim_penalty: bool = False
     scoring_lines: str = "lurch"
+
+    def to_dict(self) -> dict:
+        """The settings as plain data: the journal's header keeps them to recognise its own game."""
+        return {"variant": self.variant, "players": list(self.players), "mode": self.mode,
+                "muggins": self.muggins, "overclaim_penalty": self.overclaim_penalty,
+                "scoring_lines": self.scoring_lines}
+
+    def new_game(self) -> Game:
+        """A fresh rules-engine game with these settings."""
+        options = Options(muggins=self.muggins, overclaim_penalty=self.overclaim_penalty,
+                          ending=self.scoring_lines)
+        return Game(self.players, self.variant, options)
 
     @property
     def target(self) -> int:

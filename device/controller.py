@@ -14,17 +14,16 @@ share and the step discipline.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from cribbage import events as ev
 from cribbage.errors import CribbageError
 from cribbage.game import Game
-from cribbage.variants import Options
 from device import device_events as dev
 from device import play_phase, show_phase, trouble
 from device.device_events import record_from_dict
 from device.journal import Journal
+from device.config import GameConfig
 
 CENTRE, CRIB = "centre", "crib"
 
@@ -37,33 +36,6 @@ def zone_seat(zone: str) -> int | None:
     if zone.startswith("seat:") and zone[5:].isdigit():
         return int(zone[5:])
     return None
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The game settings the controller needs, from the device config's [game] table."""
-
-    variant: str = "six-card"
-    players: tuple[str, ...] = ("North", "South")
-    mode: str = "referee"
-    muggins: bool = True
-    overclaim_penalty: bool = False
-    scoring_lines: str = "lurch"
-
-    @classmethod
-    def from_config(cls, game_config) -> "Rules":
-        return cls(game_config.variant, tuple(game_config.players), game_config.mode,
-                   game_config.muggins, game_config.overclaim_penalty, game_config.scoring_lines)
-
-    def to_dict(self) -> dict:
-        return {"variant": self.variant, "players": list(self.players), "mode": self.mode,
-                "muggins": self.muggins, "overclaim_penalty": self.overclaim_penalty,
-                "scoring_lines": self.scoring_lines}
-
-    def new_game(self) -> Game:
-        options = Options(muggins=self.muggins, overclaim_penalty=self.overclaim_penalty,
-                          ending=self.scoring_lines)
-        return Game(self.players, self.variant, options)
 
 
 class EmptyTable:
@@ -79,7 +51,7 @@ class EmptyTable:
 class Controller:
     """Joins the eyes, the rules and the outputs. One instance per running game (and its journal)."""
 
-    def __init__(self, rules: Rules, journal: Journal, presenter=None, *, zones: Iterable[str] = ()):
+    def __init__(self, rules: GameConfig, journal: Journal, presenter=None, *, zones: Iterable[str] = ()):
         self.rules = rules
         self.journal = journal
         self.presenter = presenter

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TextIO
 
 from device.board import Board
-from device.config import BoardConfig, VoiceConfig
-from device.controller import Controller, Rules
+from device.config import BoardConfig, GameConfig, VoiceConfig
+from device.controller import Controller
 from device.errors import DeviceError
 from device.eyes import Eyes
 from device.journal import JOURNAL_NAME, Journal
@@ -74,7 +74,7 @@ def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recogn
     if deck not in HELD_OUT_DECKS:
         raise DeviceError(f"--deck must be a deck held out of the card model's training: "
                           f"{', '.join(HELD_OUT_DECKS)} (not {deck!r})")
-    rules = Rules()
+    rules = GameConfig()
     header = {**rules.to_dict(), "demo_seed": options.seed, "deck": deck}
     journal = Journal.open(state_dir / JOURNAL_NAME, header, new_game=options.new_game)
     for notice in journal.notices:

@@ -162,12 +162,12 @@ def write_replay(seed: int, folder, *, steps: int | None = None, frames_per_step
     import cv2
     from pathlib import Path
 
-    from device.controller import Rules
+    from device.config import GameConfig
     from device.simtable import build_script
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    script = build_script(seed, Rules())
+    script = build_script(seed, GameConfig())
     painter = TablePainter(seed, players)
     written = []
     n = 0

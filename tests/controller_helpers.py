@@ -5,7 +5,8 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from cribbage.cards import Card
-from device.controller import Controller, Rules
+from device.config import GameConfig
+from device.controller import Controller
 from device.journal import JOURNAL_NAME, Journal
 from device.panel import PanelEvent
 from vision.tracker import TableState, ZoneEvent
@@ -13,7 +14,7 @@ from vision.tracker import TableState, ZoneEvent
 ZONES = ("seat:0", "seat:1", "centre")
 
 
-def late_game(rules: Rules, scores: tuple[int, int]):
+def late_game(rules: GameConfig, scores: tuple[int, int]):
     """The events of a game begun whose sides already hold these scores (pegged as penalties)."""
     from dataclasses import replace
 
@@ -46,9 +47,9 @@ class Spy:
 
 
 class Table:
-    def __init__(self, tmp_path, rules: Rules | None = None, zones=ZONES, name=JOURNAL_NAME,
+    def __init__(self, tmp_path, rules: GameConfig | None = None, zones=ZONES, name=JOURNAL_NAME,
                  scores: tuple[int, int] | None = None):
-        self.rules = rules or Rules()
+        self.rules = rules or GameConfig()
         self.path = tmp_path / name
         self.zones = zones
         self.cards = {z: [] for z in zones}

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from cribbage import events as ev
 from device import device_events as dev
-from device.controller import Controller, Rules
+from device.config import GameConfig
+from device.controller import Controller
 from device.journal import Journal
 
 from controller_helpers import Table
@@ -171,7 +172,7 @@ def test_an_under_claim_is_silent_and_muggins_takes_it(tmp_path):
 
 
 def test_muggins_off_the_counter_is_told(tmp_path):
-    t = show_round(Table(tmp_path, Rules(muggins=False)))
+    t = show_round(Table(tmp_path, GameConfig(muggins=False)))
     actual = t.game.correct_count().total
     t.claim(actual - 2)
     assert "MissedPointsTold" in t.types()
@@ -270,7 +271,7 @@ def test_the_game_ends_mid_show_the_moment_a_peg_reaches_121(tmp_path):
 
 
 def test_auto_mode_counts_and_pegs_everything(tmp_path):
-    t = Table(tmp_path, Rules(mode="auto"))
+    t = Table(tmp_path, GameConfig(mode="auto"))
     t.deal_to(0)
     play_out(t)
     claims = [r for r in t.spy.shown if isinstance(r, ev.ClaimPegged)]
@@ -294,8 +295,8 @@ def test_a_restart_rebuilds_the_game_from_the_journal(tmp_path):
     t.claim(t.game.correct_count().total - 1)
     state = t.game.state()
     t.journal.close()
-    journal = Journal.open(t.path, Rules().to_dict())
-    again = Controller(Rules(), journal, None, zones=t.zones)
+    journal = Journal.open(t.path, GameConfig().to_dict())
+    again = Controller(GameConfig(), journal, None, zones=t.zones)
     assert again.game.state() == state
     assert again.last_notice == t.ctl.last_notice
     again.adopt(t.state())
@@ -356,7 +357,7 @@ def test_two_cards_read_in_the_same_frame_are_taken_in_turn_order(tmp_path):
 
 
 def test_five_card_three_for_last_one_count_and_a_claim_ends_the_play(tmp_path):
-    t = Table(tmp_path, Rules(variant="five-card"))
+    t = Table(tmp_path, GameConfig(variant="five-card"))
     t.deal_to(0)                                 # North deals: South, non-dealer, pegs three for last
     assert t.game.score("South") == 3
     t.put("centre", "4H")

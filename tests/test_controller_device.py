@@ -12,8 +12,7 @@ import io
 import numpy as np
 
 from device.app import Device, Parts
-from device.config import load_config
-from device.controller import Rules
+from device.config import GameConfig, load_config
 from device.journal import JOURNAL_NAME, read_entries
 from device.panel import PanelEvent
 from device.simframes import TablePainter
@@ -82,7 +81,7 @@ class Voice:
 
 
 def frames_for(seed: int, steps: int, per_step: int = 7):
-    script = build_script(seed, Rules())
+    script = build_script(seed, GameConfig())
     painter = TablePainter(seed)
     known = KnownCards()
     frames = []

@@ -11,7 +11,8 @@ import pytest
 
 from cribbage import events as ev
 from device import device_events as dev
-from device.controller import Controller, Rules
+from device.config import GameConfig
+from device.controller import Controller
 from device.journal import JOURNAL_NAME, Journal
 from device.simtable import PressStep, TableStep, build_script
 from vision.tracker import TableState, ZoneEvent
@@ -34,10 +35,10 @@ class Recorder:
 
 def play_without_eyes(seed: int, tmp_path: Path):
     """The script fed to the controller as a perfect tracker would report it (no pictures)."""
-    script = build_script(seed, Rules())
+    script = build_script(seed, GameConfig())
     journal = Journal.open(tmp_path / f"{seed}-{JOURNAL_NAME}", {"seed": seed})
     recorder = Recorder()
-    ctl = Controller(Rules(), journal, recorder, zones=ZONES)
+    ctl = Controller(GameConfig(), journal, recorder, zones=ZONES)
     ctl.start()
     before = {z: set() for z in ZONES}
     for i, step in enumerate(script.steps):
@@ -63,7 +64,7 @@ def play_without_eyes(seed: int, tmp_path: Path):
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_script_holds_every_scripted_happening(seed):
-    script = build_script(seed, Rules())
+    script = build_script(seed, GameConfig())
     presses = [s.event.kind for s in script.steps if isinstance(s, PressStep)]
     notes = " ".join(s.note for s in script.steps)
     assert {"dial", "claim", "muggins", "dispute"} <= set(presses)
