@@ -207,8 +207,9 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tu
     return _intersect(lines, quad), support
 
 
-def _intersect(lines, fallback: np.ndarray) -> np.ndarray:
-    """Corners where consecutive side lines (point, direction) meet; fallback if any are parallel."""
+def _intersect(lines, fallback: np.ndarray, *, slack: float = 0.1, pad: float = 4) -> np.ndarray:
+    """Corners where consecutive side lines (point, direction) meet; the fallback if any are parallel
+    or a corner moves more than slack x the first side's length + pad pixels from it."""
     out = []
     for i in range(4):
         (p, u), (q, v) = lines[i - 1], lines[i]
@@ -218,7 +219,7 @@ def _intersect(lines, fallback: np.ndarray) -> np.ndarray:
         k = np.linalg.solve(m, q - p)
         out.append(p + k[0] * u)
     result = np.float32(out)
-    limit = 0.1 * float(np.hypot(*(fallback[1] - fallback[0]))) + 4
+    limit = slack * float(np.hypot(*(fallback[1] - fallback[0]))) + pad
     return result if np.abs(result - fallback).max() < limit else fallback
 
 
@@ -327,16 +328,7 @@ def _refine(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
             continue
         vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    out = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        m = np.array([u, -v]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return quad
-        t = np.linalg.solve(m, q - p)
-        out.append(p + t[0] * u)
-    refined = np.float32(out)
-    return refined if np.abs(refined - quad).max() < 0.15 * np.hypot(*(quad[1] - quad[0])) + 3 else quad
+    return _intersect(lines, quad, slack=0.15, pad=3)
 
 
 def _sides(quad: np.ndarray) -> np.ndarray:
