@@ -163,12 +163,7 @@ def read_entries(path: str | os.PathLike) -> list[Entry]:
 
 def set_aside(path: Path, reason: str) -> Path:
     """Rename a journal (and its WAL side files) to `<name>.<reason>-<UTC time>`; never overwrite."""
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    target = path.with_name(f"{path.name}.{reason}-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.{reason}-{stamp}-{n}")
+    target = _stamped_name(path, reason)
     try:
         os.rename(path, target)
         for suffix in _SIDE_FILES:
@@ -265,16 +260,17 @@ def _remove_stale_side_files(path: Path) -> None:
     for suffix in _SIDE_FILES:
         side = Path(str(path) + suffix)
         if side.exists():
-            os.rename(side, _orphan_name(side))
+            os.rename(side, _stamped_name(side, "orphan"))
 
 
-def _orphan_name(side: Path) -> Path:
+def _stamped_name(path: Path, tag: str) -> Path:
+    """`<name>.<tag>-<UTC time>`, with a counter added if that name is taken: nothing is overwritten."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    target = side.with_name(f"{side.name}.orphan-{stamp}")
+    target = path.with_name(f"{path.name}.{tag}-{stamp}")
     n = 1
     while target.exists():
         n += 1
-        target = side.with_name(f"{side.name}.orphan-{stamp}-{n}")
+        target = path.with_name(f"{path.name}.{tag}-{stamp}-{n}")
     return target
 
 
