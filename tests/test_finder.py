@@ -12,8 +12,8 @@ from cribbage.cards import Card
 
 SIZE = (1280, 720)
 # Share of separate cards to find per table.  A light grey table under grey-faced cards (the
-# tigullio deck) leaves edges of a few grey levels: the finder misses many there (see MODEL_CARD).
-SEPARATE_RECALL = {"light_table": 0.35}
+# tigullio deck) leaves edges of a few grey levels: the finder misses some there (see MODEL_CARD).
+SEPARATE_RECALL = {"light_table": 0.7}
 
 
 def corner_error(quad, truth):

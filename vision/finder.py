@@ -8,7 +8,8 @@ edges (which copes with a light table where the brightness differs little).  A b
 card-shaped quad is a card; a long blob is split into the cards of a row by the straight card edges
 that cross it.  A whole card is kept only if its sides, snapped to the full-resolution edges, show an
 edge nearly all round and its margin differs in tone from the table outside: table texture is not
-proposed.  Backs, phones and paper may be proposed too: the classifier rejects them.
+proposed.  Where two cues outline one card differently (a blob by brightness cutting off a faint
+margin), the outline whose sides lie straightest on the edges is kept.  Backs, phones and paper may be proposed too: the classifier rejects them.
 
 Known limits: a light, grey table under grey-faced cards; rows whose card edges are too faint to
 see (white on white with the shadow on the far side); blobs running out of view across the frame.
@@ -76,12 +77,16 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None, int]] = []
     cues = [_bright_blobs(chan, lo_side, by) for by in BRIGHTER_BY] + [_edge_loops(chan, lo_side)]
-    blobs = _distinct(cues, lo_side, hi_side)
-    blobs = [c for c in blobs if not _runs_out_of_view(c, chan.shape)]
+    blobs, others = _distinct(cues, lo_side, hi_side)
+    keep = [i for i, c in enumerate(blobs) if not _runs_out_of_view(c, chan.shape)]
+    alternates: dict[int, tuple] = {}  # id of a lone card's quad: (other outlines, its working quad)
     analysed = []
-    for contour in blobs:
+    for b in keep:
+        contour = blobs[b]
         quad, score = _fit_card(contour, lo_side, hi_side)
         full = None if quad is None else _to_full(quad, scale)
+        if full is not None and b in others:
+            alternates[id(full)] = (others[b], quad)
         row = _split_row(image, _to_full(contour.reshape(-1, 2).astype(np.float32), scale),
                          lo_side / scale, hi_side / scale)
         analysed.append((full, score, row if len(row) >= 2 else []))
@@ -112,8 +117,8 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     for i, (quad, covered, _, _, group) in enumerate(kept):
         if covered:
             continue
-        snapped, support = _snap_to_edges(image, quad)
-        if support >= MIN_EDGE_SUPPORT and abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
+        snapped = _best_snap(image, quad, alternates.get(id(quad)), lo_side, hi_side, scale)
+        if snapped is not None:
             whole[i] = snapped
         else:
             rejected.add(group)
@@ -132,6 +137,27 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
             out.append(Candidate(tuple(q.astype(np.float32) for q in _index_orderings(snapped, None)),
                                  False, float(score)))
     return out
+
+
+def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo_side: float,
+               hi_side: float, scale: float) -> np.ndarray | None:
+    """The quad, or the card quad of another outline of the same card (alternates: those outlines and
+    the quad at working size) whose sides lie straighter on edges, snapped to the card's edges; None
+    if none shows an edge nearly all round and a margin of another tone than the table."""
+    best, best_straight = None, -1.0
+    for i in range(1 + (len(alternates[0]) if alternates else 0)):
+        if best_straight >= 0.75:  # the sides already lie on the card's edges
+            break
+        if i:
+            other = _fit_card(alternates[0][i - 1], lo_side, hi_side)[0]
+            if other is None or np.abs(_clockwise(other) - _clockwise(alternates[1])).max() <= 1.0:
+                continue
+            quad = _to_full(other, scale)
+        snapped, support, straight = _snap(image, quad)
+        if straight > best_straight and support >= MIN_EDGE_SUPPORT and \
+                abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
+            best, best_straight = snapped, straight
+    return best
 
 
 def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
@@ -163,12 +189,20 @@ def _to_full(points: np.ndarray, scale: float) -> np.ndarray:
 
 
 def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tuple[np.ndarray, float]:
+    """The quad snapped to the card's edges, and the share of places showing an edge (see _snap)."""
+    snapped, support, _ = _snap(image, quad, samples)
+    return snapped, support
+
+
+def _snap(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tuple[np.ndarray, float, float]:
     """Move each side of a full-frame quad onto the card's edge next to it, then re-intersect.
 
     Finding at reduced resolution leaves corners a pixel or two off; this samples the full frame along
     short lines across each side and fits a line through the edge found on each.  The edge is the
     outermost strong fall in brightness going outwards: white face to table, shadow or grey cut edge.
-    Also returns the share of the sampled places where such an edge was found.
+    Also returns the share of the sampled places where such an edge was found, and the least share,
+    over the four sides, of places whose edge lies on the side's straight line (a side cut short by
+    a faint margin, or drawn across the face, has few).
     """
     sides = _sides(quad)
     # Look further outwards than inwards: a blob found by brightness often misses the card's
@@ -195,16 +229,18 @@ def _snap_to_edges(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tu
     edge = base + normal[:, None, :] * shift[:, :, None]
     support = float(ok.mean())
     lines = []
+    straight = 1.0
     for i in range(4):
         # The card's edge is straight: keep the samples that agree with the median shift (a glyph
         # or a shadow beside the edge moves a few samples elsewhere), and fit only those.
         agree = ok[i] & (np.abs(shift[i] - np.median(shift[i][ok[i]] if ok[i].any() else 0)) <= 1.5)
+        straight = min(straight, float(agree.mean()))
         if agree.sum() < samples // 2:
             lines.append((a[i], d[i]))
             continue
         vx, vy, x0, y0 = cv2.fitLine(edge[i][agree], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    return _intersect(lines, quad), support
+    return _intersect(lines, quad), support, straight
 
 
 def _intersect(lines, fallback: np.ndarray, *, slack: float = 0.1, pad: float = 4) -> np.ndarray:
@@ -223,16 +259,20 @@ def _intersect(lines, fallback: np.ndarray, *, slack: float = 0.1, pad: float = 
     return result if np.abs(result - fallback).max() < limit else fallback
 
 
-def _distinct(cues: list[list[np.ndarray]], lo_side: float, hi_side: float) -> list[np.ndarray]:
+def _distinct(cues: list[list[np.ndarray]], lo_side: float,
+              hi_side: float) -> tuple[list[np.ndarray], dict[int, list[np.ndarray]]]:
     """One outline per object, from several cues that usually outline the same card.
 
     An outline overlapping an earlier cue's is the same object; it replaces it only where the
     earlier one is not card-shaped and it is (a card merged with a bright stripe of the cloth at a
     low threshold stands alone at a higher one; on a light table the edge loop is often the best).
+    Also returns, per outline kept that is card-shaped, the other outlines of the same object: a blob by
+    brightness may cut off a faint margin where the edge loop has the whole card, or the reverse.
     """
     kept = list(cues[0])
     boxes = [cv2.boundingRect(c) for c in kept]
     fits: dict[int, bool] = {}
+    others: dict[int, list[np.ndarray]] = {}
     for cue in cues[1:]:
         for outline in cue:
             box = cv2.boundingRect(outline)
@@ -244,9 +284,13 @@ def _distinct(cues: list[list[np.ndarray]], lo_side: float, hi_side: float) -> l
             if twin not in fits:
                 fits[twin] = _fit_card(kept[twin], lo_side, hi_side)[0] is not None
             same_size = cv2.contourArea(outline) >= 0.7 * cv2.contourArea(kept[twin])  # not a piece of it
-            if same_size and not fits[twin] and _fit_card(outline, lo_side, hi_side)[0] is not None:
+            if not same_size:
+                continue
+            if fits[twin]:
+                others.setdefault(twin, []).append(outline)
+            elif _fit_card(outline, lo_side, hi_side)[0] is not None:
                 kept[twin], boxes[twin], fits[twin] = outline, box, True
-    return kept
+    return kept, others
 
 
 def _runs_out_of_view(contour: np.ndarray, shape: tuple[int, int]) -> bool:
