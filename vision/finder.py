@@ -41,6 +41,7 @@ ROW_INK_WEIGHT = 1.0         # weight of where the print lies in each strip, whe
 ROW_INK_REACH = 0.15         # an index lies within this share of a card length of its edge
 ROW_MIN_FILL = 0.7           # a row fills this much of its bounding rectangle (cards askew fill less)
 ROW_MAX_LINES = 40           # crossing-line candidates examined per row
+ROW_SPACING_WEIGHT = 0.5     # penalty per unit of |log(gap / median gap)| between a row's card edges
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
@@ -581,7 +582,8 @@ def _lay_row(edges: list, start: float, end: float, expected: float, forward: bo
     side) or backward: (score, card length, edges of the covered cards) or None.
 
     The top card is whole: its near edge lies one card length from the row's end, and lines inside
-    it are its pictures.  Covered cards' edges must be spaced apart and tilted like their neighbours.
+    it are its pictures.  Covered cards' edges must be spaced apart (evenly, best) and tilted like
+    their neighbours.
     """
     target = end - expected if forward else start + expected
     near_top = [e for e in edges if abs(e[0] - target) < 0.3 * expected]
@@ -604,6 +606,11 @@ def _lay_row(edges: list, start: float, end: float, expected: float, forward: bo
     # Every edge explained is evidence for this way of laying the row; a card length far from the
     # expected shape is evidence against (the expected aspect is only a typical deck's).
     score = top[2] / height + sum(min(e[2] / height, 1.0) for e in chosen) - 1.5 * error
+    # Cards in a row are laid evenly: edges picked from pictures and pips space themselves unevenly.
+    xs = [start] + [e[0] for e in inner] if forward else [e[0] for e in inner] + [end]
+    gaps = np.diff(xs)
+    if len(gaps) >= 2:
+        score -= ROW_SPACING_WEIGHT * float(np.abs(np.log(np.maximum(gaps, 1.0) / np.median(gaps))).sum())
     return score, along, inner
 
 
