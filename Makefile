@@ -21,7 +21,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH)
 
-# Rebuild models/cards.onnx + labels.json from the SVG card decks (about 40 min on 2 cores).
+# Rebuild models/cards.onnx + labels.json from the SVG card decks (26 min measured from nothing on 2 cores; see models/MODEL_CARD.md).
 DECKS := /usr/share/carddecks
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
