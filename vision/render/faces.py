@@ -19,7 +19,8 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK, Card
 from vision.errors import VisionError
-from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, element_id, installed_decks, svg_file
+from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, element_id, installed_decks, svg_file, training_decks
+from vision.render.fontdecks import draw_face, is_font_deck
 
 FACE_HEIGHT = 350
 ASSET_DIR = Path(__file__).resolve().parent.parent / "assets" / "faces"
@@ -55,7 +56,9 @@ def load_face(deck: str, card: Card | None) -> np.ndarray:
 
     Read-only: copy before drawing on it.
     """
-    if deck in asset_decks() and (deck in HELD_OUT_DECKS or svg_file(deck) is None):
+    if is_font_deck(deck):
+        face = draw_face(deck, card, training_decks())
+    elif deck in asset_decks() and (deck in HELD_OUT_DECKS or svg_file(deck) is None):
         face = _load_asset(deck, card)
     elif svg_file(deck) is not None:
         face = _load_rendered(deck, card)

@@ -1,0 +1,279 @@
+"""Synthetic decks whose indices are set in the machine's own fonts: more index styles to train on.
+
+The SVG decks give the model only a handful of index fonts, and a font it never saw is where it reads
+wrong (a queen taken for a 5, a queen for a 10).  Each synthetic deck "fonts-N" draws every face the
+way a printed deck is laid out, from a style drawn once from N: card stock and corners, an index of
+rank over suit in one font at one size and place (repeated turned at the bottom right), pips in the
+standard layout for 2-10, a big pip for the ace, and for J Q K the picture of a *training* deck's court
+card inside a frame.  Held-out decks are never drawn from.
+
+Fonts come from the system (Debian's fonts-dejavu, fonts-liberation2, fonts-freefont-ttf,
+fonts-urw-base35, fonts-linuxlibertine, fonts-texgyre); text is set with Pillow (FreeType), which only
+training installs.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cribbage.cards import Card
+from vision.errors import VisionError
+
+PREFIX = "fonts-"
+FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"),
+             Path("/usr/share/texmf/fonts/opentype/public/tex-gyre"))
+FONT_PACKAGES = ("fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-urw-base35",
+                 "fonts-linuxlibertine", "fonts-texgyre")
+INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
+# Faces no printed index uses: slanted, script, symbol and maths fonts.
+_SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsymbols|dingbat|chorus|"
+                   r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
+SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
+RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+FACE_HEIGHT = 350
+
+
+def is_font_deck(deck: str) -> bool:
+    return deck.startswith(PREFIX) and deck[len(PREFIX):].isdigit()
+
+
+def font_deck_names(n: int) -> tuple[str, ...]:
+    return tuple(f"{PREFIX}{i}" for i in range(n))
+
+
+def _pil():
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError as exc:
+        raise VisionError("synthetic font decks need Pillow: run `pip install -e '.[train]'`") from exc
+    return Image, ImageDraw, ImageFont
+
+
+@functools.lru_cache(maxsize=1)
+def index_fonts() -> tuple[Path, ...]:
+    """Upright Latin fonts installed here, sorted, that can set A 2-10 J Q K."""
+    paths = sorted(p for d in FONT_DIRS if d.is_dir() for p in d.rglob("*")
+                   if p.suffix.lower() in (".ttf", ".otf") and not _SKIP.search(p.name))
+    return tuple(p for p in paths if _has_glyphs(p, "AJQK0123456789"))
+
+
+@functools.lru_cache(maxsize=1)
+def suit_fonts() -> tuple[Path, ...]:
+    """Installed fonts (of index_fonts' kind) that draw the four suit symbols."""
+    return tuple(p for p in index_fonts() if _has_glyphs(p, "".join(SUIT_GLYPHS.values())))
+
+
+def _has_glyphs(path: Path, text: str) -> bool:
+    """True when every character of text has its own glyph (not the font's missing-glyph box)."""
+    _, _, ImageFont = _pil()
+    try:
+        font = ImageFont.truetype(str(path), 40)
+    except OSError:
+        return False
+    missing = bytes(font.getmask("\uffff"))  # a non-character: drawn as .notdef, if at all
+    for ch in text:
+        mask = font.getmask(ch)
+        if mask.size[0] == 0 or bytes(mask) == missing:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class DeckStyle:
+    """Everything that makes one synthetic deck look like one printed deck."""
+
+    aspect: float
+    corner: float          # corner radius, share of the width
+    stock: tuple[float, float, float]
+    stock_fade: float      # top-to-bottom darkening (grey, glossy stock)
+    border: float          # inset of a thin border line, share of the width; 0: none
+    rank_font: Path
+    suit_font: Path
+    rank_height: float     # share of the card height
+    squeeze: float         # horizontal scale of the rank
+    suit_ratio: float      # suit height / rank height
+    suit_beside: bool      # suit to the right of the rank rather than under it
+    margin: tuple[float, float]  # (left, top) of the index, shares of width and height
+    black: tuple[int, int, int]
+    red: tuple[int, int, int]
+    pip_height: float      # share of the card height
+    pip_column: float      # u of the left pip column
+    pip_row: float         # v of the top pip row
+    ace_height: float
+    court_box: tuple[float, float]  # (u0, v0) of the picture frame
+    court_deck: str        # training deck whose court pictures are shown
+    back_deck: str
+
+
+def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
+    """The style of font deck `deck`, drawn from its number (the same on every call)."""
+    fonts, suits = index_fonts(), suit_fonts()
+    if not fonts or not suits:
+        raise VisionError(f"no usable fonts found under {', '.join(map(str, FONT_DIRS))}: run `{INSTALL_HINT}`")
+    if not picture_decks:
+        raise VisionError("synthetic decks borrow court pictures from a training deck; none is installed")
+    rng = np.random.default_rng([20261122, int(deck[len(PREFIX):])])
+    u = rng.uniform
+    stock_kind = rng.random()
+    if stock_kind < 0.55:
+        stock = (250.0, 250.0, 250.0)
+    elif stock_kind < 0.8:
+        stock = (u(205, 235), u(230, 248), u(240, 252))  # cream
+    else:
+        g = u(215, 245)
+        stock = (g, g, g)
+    margin = (u(0.03, 0.1), u(0.02, 0.07))
+    suit_ratio = u(0.45, 1.0)
+    # The whole index (rank, gap, suit) stays inside the top 0.34 of the card, as on printed decks.
+    rank_height = min(u(0.06, 0.16), (0.34 - margin[1]) / (1 + 1.15 * suit_ratio))
+    red = (u(0, 60), u(0, 40), u(170, 240))
+    black = (u(0, 60),) * 3 if rng.random() < 0.8 else (u(60, 110), u(20, 50), u(0, 40))  # black or navy
+    return DeckStyle(
+        aspect=u(0.66, 0.72), corner=u(0.02, 0.08), stock=stock,
+        stock_fade=u(0.0, 0.15) if stock_kind >= 0.8 else 0.0,
+        border=u(0.02, 0.05) if rng.random() < 0.3 else 0.0,
+        rank_font=fonts[int(rng.integers(len(fonts)))],
+        suit_font=suits[int(rng.integers(len(suits)))],
+        rank_height=rank_height, squeeze=u(0.65, 1.15), suit_ratio=suit_ratio,
+        suit_beside=bool(rng.random() < 0.1 and rank_height < 0.1),
+        margin=margin, black=tuple(int(c) for c in black), red=tuple(int(c) for c in red),
+        pip_height=u(0.1, 0.19), pip_column=u(0.27, 0.36), pip_row=u(0.15, 0.24),
+        ace_height=u(0.2, 0.45), court_box=(u(0.14, 0.25), u(0.07, 0.14)),
+        court_deck=picture_decks[int(rng.integers(len(picture_decks)))],
+        back_deck=picture_decks[int(rng.integers(len(picture_decks)))],
+    )
+
+
+def draw_face(deck: str, card: Card | None, picture_decks: tuple[str, ...]) -> np.ndarray:
+    """The face of `card` (None: the back) in font deck `deck` as BGRA uint8, FACE_HEIGHT rows high."""
+    from vision.render.faces import load_face
+
+    style = deck_style(deck, picture_decks)
+    h = FACE_HEIGHT
+    w = round(h * style.aspect)
+    if card is None:
+        back = load_face(style.back_deck, None)
+        return cv2.resize(back, (w, h), interpolation=cv2.INTER_AREA)
+    fade = 1.0 - style.stock_fade * np.linspace(0, 1, h, dtype=np.float32)[:, None, None]
+    face = (np.ones((h, w, 3), np.float32) * np.float32(style.stock) * fade).astype(np.uint8)
+    if style.border:
+        inset = round(style.border * w)
+        cv2.rectangle(face, (inset, inset), (w - 1 - inset, h - 1 - inset), style.black, 1, cv2.LINE_AA)
+    colour = style.red if card.suit in "HD" else style.black
+    if card.rank > 10:
+        _draw_court(face, card, style)
+    elif card.rank == 1:
+        _draw_pip(face, card.suit, style, (0.5, 0.5), style.ace_height, colour, False)
+    else:
+        for (cu, cv) in pip_layout(card.rank):
+            uu = style.pip_column + cu * (1 - 2 * style.pip_column)
+            vv = style.pip_row + cv * (1 - 2 * style.pip_row)
+            # Pips four rows deep must not touch: at most 0.85 of the row spacing.
+            size = min(style.pip_height, 0.85 * (1 - 2 * style.pip_row) / 3)
+            _draw_pip(face, card.suit, style, (uu, vv), size, colour, cv > 0.5)
+    _draw_index(face, card, style, colour)
+    face = cv2.rotate(face, cv2.ROTATE_180)
+    _draw_index(face, card, style, colour)
+    face = cv2.rotate(face, cv2.ROTATE_180)
+    return np.dstack([face, rounded_mask(w, h, style.corner * w)])
+
+
+def pip_layout(rank: int) -> list[tuple[float, float]]:
+    """Standard pip centres of a 2-10 in a unit box (columns 0, 0.5, 1; rows 0 top to 1 bottom)."""
+    left_right = {2: [], 3: [], 4: [0, 1], 5: [0, 1], 6: [0, 0.5, 1], 7: [0, 0.5, 1], 8: [0, 0.5, 1],
+                  9: [0, 1 / 3, 2 / 3, 1], 10: [0, 1 / 3, 2 / 3, 1]}[rank]
+    centre = {2: [0, 1], 3: [0, 0.5, 1], 4: [], 5: [0.5], 6: [], 7: [0.25], 8: [0.25, 0.75], 9: [0.5],
+              10: [1 / 6, 5 / 6]}[rank]
+    return [(0.0, v) for v in left_right] + [(1.0, v) for v in left_right] + [(0.5, v) for v in centre]
+
+
+def rounded_mask(w: int, h: int, radius: float) -> np.ndarray:
+    """Alpha (uint8) of a w x h card with rounded corners, anti-aliased."""
+    scale = 4
+    big = np.zeros((h * scale, w * scale), np.uint8)
+    r = max(1, round(radius * scale))
+    cv2.rectangle(big, (r, 0), (w * scale - 1 - r, h * scale - 1), 255, -1)
+    cv2.rectangle(big, (0, r), (w * scale - 1, h * scale - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w * scale - 1 - r, r), (r, h * scale - 1 - r), (w * scale - 1 - r, h * scale - 1 - r)):
+        cv2.circle(big, (cx, cy), r, 255, -1)
+    return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
+
+
+def _glyph(font_path: Path, text: str, height_px: float, squeeze: float = 1.0) -> np.ndarray:
+    """Coverage (float32 0..1) of text set in font_path, trimmed and scaled so its ink is height_px high."""
+    Image, ImageDraw, ImageFont = _pil()
+    font = ImageFont.truetype(str(font_path), 96)
+    left, top, right, bottom = font.getbbox(text)
+    canvas = Image.new("L", (right - left + 8, bottom - top + 8), 0)
+    ImageDraw.Draw(canvas).text((4 - left, 4 - top), text, fill=255, font=font)
+    ink = np.asarray(canvas, np.float32) / 255.0
+    ys, xs = np.nonzero(ink > 0.05)
+    ink = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    scale = height_px / ink.shape[0]
+    size = (max(1, round(ink.shape[1] * scale * squeeze)), max(1, round(height_px)))
+    return cv2.resize(ink, size, interpolation=cv2.INTER_AREA)
+
+
+def _stamp(face: np.ndarray, ink: np.ndarray, x: float, y: float, colour) -> None:
+    """Blend ink (coverage) into face with its top-left at (x, y), clipped to the face."""
+    h, w = face.shape[:2]
+    x0, y0 = int(round(x)), int(round(y))
+    ih, iw = ink.shape
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x0 + iw, w), min(y0 + ih, h)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return
+    a = ink[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0, None]
+    roi = face[cy0:cy1, cx0:cx1].astype(np.float32)
+    face[cy0:cy1, cx0:cx1] = (roi * (1 - a) + np.float32(colour) * a).astype(np.uint8)
+
+
+def _draw_index(face: np.ndarray, card: Card, style: DeckStyle, colour) -> None:
+    h, w = face.shape[:2]
+    text = RANK_TEXT.get(card.rank, str(card.rank))
+    rank_px = style.rank_height * h
+    rank = _glyph(style.rank_font, text, rank_px, style.squeeze)
+    # A two-digit 10 must still fit the corner: squeeze it further when it is too wide.
+    max_w = 0.2 * w if not style.suit_beside else 0.13 * w
+    if rank.shape[1] > max_w:
+        rank = cv2.resize(rank, (round(max_w), rank.shape[0]), interpolation=cv2.INTER_AREA)
+    suit = _glyph(style.suit_font, SUIT_GLYPHS[card.suit], style.suit_ratio * rank_px)
+    left, top = style.margin[0] * w, style.margin[1] * h
+    if style.suit_beside:
+        _stamp(face, rank, left, top, colour)
+        _stamp(face, suit, left + rank.shape[1] + 0.02 * w, top + (rank.shape[0] - suit.shape[0]) / 2, colour)
+        return
+    axis = left + max(rank.shape[1], suit.shape[1]) / 2
+    _stamp(face, rank, axis - rank.shape[1] / 2, top, colour)
+    _stamp(face, suit, axis - suit.shape[1] / 2, top + rank.shape[0] + 0.15 * suit.shape[0], colour)
+
+
+def _draw_pip(face: np.ndarray, suit: str, style: DeckStyle, centre: tuple[float, float], height: float,
+              colour, turned: bool) -> None:
+    h, w = face.shape[:2]
+    ink = _glyph(style.suit_font, SUIT_GLYPHS[suit], height * h)
+    if turned:
+        ink = ink[::-1, ::-1]
+    _stamp(face, ink, centre[0] * w - ink.shape[1] / 2, centre[1] * h - ink.shape[0] / 2, colour)
+
+
+def _draw_court(face: np.ndarray, card: Card, style: DeckStyle) -> None:
+    """The picture of the same court card of a training deck, inside a frame."""
+    from vision.render.faces import load_face
+
+    h, w = face.shape[:2]
+    source = load_face(style.court_deck, card)
+    sh, sw = source.shape[:2]
+    picture = source[round(0.12 * sh):round(0.88 * sh), round(0.2 * sw):round(0.8 * sw)]
+    u0, v0 = style.court_box
+    x0, y0, x1, y1 = round(u0 * w), round(v0 * h), round((1 - u0) * w), round((1 - v0) * h)
+    picture = cv2.resize(picture, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA).astype(np.float32)
+    alpha = picture[:, :, 3:4] / 255.0
+    roi = face[y0:y1, x0:x1].astype(np.float32)
+    face[y0:y1, x0:x1] = (roi * (1 - alpha) + picture[:, :, :3] * alpha).astype(np.uint8)
+    cv2.rectangle(face, (x0, y0), (x1 - 1, y1 - 1), style.black, 1, cv2.LINE_AA)
