@@ -23,12 +23,15 @@ bench: $(STAMP)
 
 # Rebuild models/cards.onnx + labels.json from the SVG card decks (26 min measured from nothing on 2 cores; see models/MODEL_CARD.md).
 DECKS := /usr/share/carddecks
+FONTS := /usr/share/fonts/opentype/urw-base35
+MODEL_APT := kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
+	fonts-urw-base35 fonts-linuxlibertine fonts-texgyre
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
-	@if [ ! -d $(DECKS)/svg-standard ] || ! command -v rsvg-convert >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q kdegames-card-data-kf5 librsvg2-bin; \
-	  else echo "make model needs the card decks and rsvg-convert; run:"; \
-	    echo "  sudo apt-get install kdegames-card-data-kf5 librsvg2-bin"; exit 2; fi; fi
+	@if [ ! -d $(DECKS)/svg-standard ] || ! command -v rsvg-convert >/dev/null || [ ! -d $(FONTS) ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q $(MODEL_APT); \
+	  else echo "make model needs the card decks, rsvg-convert and fonts; run:"; \
+	    echo "  sudo apt-get install $(MODEL_APT)"; exit 2; fi; fi
 	$(BIN)/python -m models.training
 
 clean:

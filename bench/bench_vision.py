@@ -3,7 +3,8 @@
 Scenes are rendered (seeded) from the three decks the model never saw in training. A card counts as
 read right, read wrong, or unreadable (reported with card null, or not reported at all); cards
 reported where there is no face-up card (empty tables, backs, props) are counted apart. Set
-MUGGINS_BENCH_SCALE=0.2 for a quick look with fewer scenes.
+MUGGINS_BENCH_SCALE=0.2 for a quick look with fewer scenes, and MUGGINS_BENCH_MODEL=path/to/cards.onnx
+to measure a model other than the committed one (its labels.json beside it).
 """
 
 from __future__ import annotations
@@ -173,14 +174,15 @@ def peak_rss_of_cli(frames) -> float:
 
 
 def main() -> None:
-    from vision.classifier import DEFAULT_MODEL, CardClassifier
+    from vision.classifier import CardClassifier
     from vision.recognizer import Recognizer
     from vision.render.decks import HELD_OUT_DECKS
 
-    classifier = CardClassifier()
+    classifier = CardClassifier(os.environ.get("MUGGINS_BENCH_MODEL") or None)
     recognizer = Recognizer(classifier)
     counts = scale_counts()
-    print(f"model {DEFAULT_MODEL.name}: {DEFAULT_MODEL.stat().st_size / 1e6:.2f} MB, "
+    model = classifier.model_path
+    print(f"model {model}: {model.stat().st_size / 1e6:.2f} MB, "
           f"threshold {classifier.threshold:.3f}, temperature {classifier.temperature:.3f}")
     print(f"held-out decks: {', '.join(HELD_OUT_DECKS)}; scenes per deck: "
           + ", ".join(f"{k} {n}" for k, n in counts.items()) + f"; seed {SEED}")

@@ -16,7 +16,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
-    p.add_argument("--scenes-per-deck", type=int, default=700, help="rendered scenes per training deck")
+    p.add_argument("--scenes-per-deck", type=int, default=500, help="rendered scenes per training deck")
+    p.add_argument("--font-decks", type=int, default=40,
+                   help="synthetic decks with indices set in system fonts (vision/render/fontdecks.py)")
+    p.add_argument("--scenes-per-font-deck", type=int, default=60, help="rendered scenes per synthetic deck")
     p.add_argument("--minutes", type=float, default=18.0, help="training time budget (whole epochs)")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
@@ -35,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     from models.training.export import export
     from models.training.train import log, train
     from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
+    from vision.render.fontdecks import font_deck_names, suit_fonts
 
     torch.set_num_threads(args.threads)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
@@ -45,7 +49,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     assert not set(decks) & set(HELD_OUT_DECKS)
     log(f"training decks: {', '.join(decks)}; held out: {', '.join(HELD_OUT_DECKS)}")
-    data = cached_build(args.cache, decks, args.scenes_per_deck, args.seed, args.workers, log)
+    scenes = {deck: args.scenes_per_deck for deck in decks}
+    if args.font_decks:
+        suit_fonts()  # fails here, with the packages to install, when there are no fonts
+        scenes.update({deck: args.scenes_per_font_deck for deck in font_deck_names(args.font_decks)})
+        log(f"and {args.font_decks} synthetic font decks, {args.scenes_per_font_deck} scenes each")
+    decks = list(scenes)
+    data = cached_build(args.cache, decks, scenes, args.seed, args.workers, log)
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     val = (data.scenes % 10) == 0

@@ -31,7 +31,7 @@ BACKGROUND_LABEL = 52
 CLASSES = 53
 KIND_WEIGHTS = {"separate": 0.40, "row": 0.30, "backs": 0.10, "empty": 0.05, "distractors": 0.15}
 MATCH_IOU = 0.5
-DATA_VERSION = 5  # bump when the way crops are cut or labelled changes
+DATA_VERSION = 6  # bump when the way crops are cut or labelled changes
 
 
 @dataclass
@@ -212,23 +212,27 @@ def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray
     return np.stack(crops), np.asarray(labels, np.int64)
 
 
-def plan_jobs(decks: list[str], scenes_per_deck: int, seed: int) -> list[tuple[str, str, int, bool]]:
-    """(deck, kind, seed, bottom-index-turned) per scene; seeds derive from the base seed, deck and count."""
+def plan_jobs(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int) -> list[tuple[str, str, int, bool]]:
+    """(deck, kind, seed, bottom-index-turned) per scene; seeds derive from the base seed, deck and count.
+
+    scenes_per_deck: one count for every deck, or a count per deck.
+    """
     jobs = []
     turned = {d: bottom_index_is_turned(d) for d in decks}
     for d_i, deck in enumerate(decks):
         n = 0
+        count = scenes_per_deck[deck] if isinstance(scenes_per_deck, dict) else scenes_per_deck
         for kind, share in KIND_WEIGHTS.items():
-            for _ in range(max(1, round(scenes_per_deck * share))):
+            for _ in range(max(1, round(count * share))):
                 jobs.append((deck, kind, seed * 1_000_003 + d_i * 100_000 + n, turned[deck]))
                 n += 1
     return jobs
 
 
-def build(decks: list[str], scenes_per_deck: int, seed: int, workers: int, log=print) -> CropSet:
+def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int, log=print) -> CropSet:
     """Render every planned scene (in `workers` processes) and collect its crops."""
     jobs = plan_jobs(decks, scenes_per_deck, seed)
-    log(f"rendering {len(jobs)} scenes of {len(decks)} decks ({', '.join(decks)}) in {workers} processes; "
+    log(f"rendering {len(jobs)} scenes of {len(decks)} decks in {workers} processes; "
         f"finder: {'vision.finder' if load_finder() else 'none yet, ground truth only'}")
     kinds = list(KIND_WEIGHTS)
     parts, start = [], time.time()
@@ -253,7 +257,7 @@ def _quiet_worker() -> None:
     cv2.setNumThreads(1)
 
 
-def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int, seed: int, workers: int,
+def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int,
                  log=print) -> CropSet:
     """build(), kept in cache_dir under a key of everything that shapes the data."""
     key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed, "v": DATA_VERSION,
