@@ -4,7 +4,8 @@ Scenes are rendered from the held-out decks (committed assets), seeded, at 1280x
 A face-up card counts as found when a candidate's quad (in any of its orderings) has every corner
 within CORNER_TOLERANCE pixels of the truth; in rows, when a candidate starts at the card's visible
 index corner within INDEX_TOLERANCE.  Precision counts candidates that match no card, back or prop
-as false.  Run: python -m bench finder   (or python bench/bench_finder.py [scenes per cell])
+as false, and those over a card that match none (an outline misplaced, or a whole card where a row
+card's visible index is wanted) as misplaced: the classifier may misread them.  Run: python -m bench finder   (or python bench/bench_finder.py [scenes per cell])
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def inside(quad: np.ndarray, size: tuple[int, int]) -> bool:
 
 def score_scene(scene, candidates, size) -> dict:
     """Counts for one scene: cards expected and found, candidates and false candidates."""
-    out = {"cards": 0, "found": 0, "candidates": len(candidates), "false": 0, "errors": []}
+    out = {"cards": 0, "found": 0, "candidates": len(candidates), "false": 0, "misplaced": 0, "errors": []}
     used = set()
     for truth in scene.cards:
         if truth.card is None:
@@ -66,9 +67,12 @@ def score_scene(scene, candidates, size) -> dict:
         if i in used:
             continue
         centre = c.quad.mean(axis=0)
-        if not any(cv2.pointPolygonTest(q.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
-                   for q in things):
+        over = [j for j, q in enumerate(things)
+                if cv2.pointPolygonTest(q.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0]
+        if not over:
             out["false"] += 1
+        elif any(j < len(scene.cards) and scene.cards[j].card is not None for j in over):
+            out["misplaced"] += 1
     return out
 
 
@@ -77,10 +81,11 @@ def main(per_cell: int = 10) -> None:
     size = (1280, 720)
     print(f"finder on held-out decks {', '.join(HELD_OUT_DECKS)}; {per_cell} scenes per kind and texture; "
           f"corners within {CORNER_TOLERANCE:g} px (rows: index corner within {INDEX_TOLERANCE:g} px)")
-    print(f"{'kind':12s} {'texture':12s} {'recall':>14s} {'mean err px':>11s} {'false cand.':>11s} {'ms median':>9s}")
+    print(f"{'kind':12s} {'texture':12s} {'recall':>14s} {'mean err px':>11s} {'false cand.':>11s} {'misplaced':>9s} "
+          f"{'ms median':>9s}")
     for kind in SCENE_KINDS:
         for texture in TEXTURES:
-            total = {"cards": 0, "found": 0, "candidates": 0, "false": 0, "errors": []}
+            total = {"cards": 0, "found": 0, "candidates": 0, "false": 0, "misplaced": 0, "errors": []}
             times = []
             for i in range(per_cell):
                 deck = HELD_OUT_DECKS[i % len(HELD_OUT_DECKS)]
@@ -93,7 +98,7 @@ def main(per_cell: int = 10) -> None:
             recall = f"{total['found']}/{total['cards']}" + (
                 f" {100 * total['found'] / total['cards']:.0f}%" if total["cards"] else "")
             err = f"{np.mean(total['errors']):.2f}" if total["errors"] else "-"
-            print(f"{kind:12s} {texture:12s} {recall:>14s} {err:>11s} {total['false']:>11d} "
+            print(f"{kind:12s} {texture:12s} {recall:>14s} {err:>11s} {total['false']:>11d} {total['misplaced']:>9d} "
                   f"{statistics.median(times):9.1f}", flush=True)
     frames = []
     rng = np.random.default_rng(77)

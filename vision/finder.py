@@ -43,6 +43,7 @@ ROW_MIN_FILL = 0.7           # a row fills this much of its bounding rectangle (
 ROW_MAX_LINES = 40           # crossing-line candidates examined per row
 ROW_SPACING_WEIGHT = 0.5     # penalty per unit of |log(gap / median gap)| between a row's card edges
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
+ROW_INDEX_WEIGHT = 1.0       # weight of the share of covered cards showing print at their index corner
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
 
@@ -96,7 +97,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     fallback: dict[int, tuple[np.ndarray, float]] = {}  # the single-card reading of a row's blob
     for group, (quad, score, row) in enumerate(analysed):
         if row and quad is not None:  # one card with lines across it, or a row shaped like a card?
-            row_long = _typical_size([q for q, _, _ in row])[1]
+            row_long = _typical_size([q for q, *_ in row])[1]
             single_long = _typical_size([quad])[1]
             if typical is not None:
                 as_row = abs(np.log(row_long / typical[1])) < abs(np.log(single_long / typical[1]))
@@ -105,7 +106,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
             if not as_row:
                 row = []
         if row:
-            found.extend((q, covered, 0.6, shown, group) for q, covered, shown in row)
+            found.extend((q, covered, 0.6, shown, group) for q, covered, shown, ok in row if ok or not covered)
             if quad is not None:
                 fallback[group] = (quad, score)
         elif quad is not None:
@@ -127,7 +128,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     for i, (quad, covered, score, shown, group) in enumerate(kept):
         if group in rejected or (not covered and i not in whole):
             continue
-        quads = _index_orderings(whole[i], None) if i in whole else _index_orderings(quad, shown)
+        quads = _index_orderings(whole[i], None) if i in whole else [quad]
         out.append(Candidate(tuple(q.astype(np.float32) for q in quads), covered, float(score)))
     # A blob read as a row that did not hold up may still be one card with lines across it.
     for group in sorted(rejected & fallback.keys()):
@@ -423,8 +424,9 @@ def _typical_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     return float(np.median(sides[:, 1])), float(np.median(sides[:, 0]))
 
 
-def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: float) -> list[tuple[np.ndarray, bool, np.ndarray]]:
-    """Cards of an overlapping row: (quad, covered, a point of the part that shows) for each.
+def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: float) -> list[tuple]:
+    """Cards of an overlapping row: (quad, covered, a point of the part that shows, index seen) for each;
+    a covered card's quad starts at the index corner that shows, fitted to the edges there.
 
     Works at full resolution on the blob's outline (Nx2, full-frame pixels).  The row is turned to
     run along x; every card edge that crosses it is a straight line across nearly its whole height,
@@ -458,7 +460,7 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     top, bottom = float(rows[0]), float(rows[-1] + 1)
     edges = _crossing_lines(patch, mpatch, rh)
     ink = _ink_profile(patch, mpatch, top, bottom)
-    best = None
+    layouts = []
     for horizontal, expected in options:
         for forward in (True, False):
             choice = _lay_row(edges, start, end, expected, forward, rh)
@@ -470,15 +472,32 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
             strips = list(zip(bounds[:-2], bounds[1:-1])) if forward else list(zip(bounds[1:-1], bounds[2:]))
             lean = _ink_lean(ink, strips, ROW_INK_REACH * choice[1])
             score = choice[0] + ROW_INK_WEIGHT * (lean if forward else -lean)
-            if best is None or score > best[0]:
-                best = (score, forward, choice[1], choice[2])
-    if best is None:
-        return []
-    _, forward, along, inner = best
-    if max(along, rh) < lo_side:  # cards smaller than any card this finder looks for
-        return []
-    # Each line: (x at mid-height, dx per unit y); the row's two outer ends are fitted to its outline.
+            layouts.append((score, forward, choice[1], choice[2]))
+    layouts.sort(key=lambda layout: -layout[0])
     turned = cv2.transform(outline[None], rot)[0]
+    geometry = (image, patch, mpatch, turned, rot, start, end, top, bottom)
+    # The layout whose covered cards show an index where it puts them (weighed with its edges).
+    best, best_score = [], -np.inf
+    for score, forward, along, inner in layouts:
+        if score + ROW_INDEX_WEIGHT <= best_score:  # sorted: no later layout can win
+            break
+        if max(along, rh) < lo_side:  # cards smaller than any card this finder looks for
+            continue
+        cards = _row_cards(geometry, forward, along, inner)
+        shows = [ok for _, c, _, ok in cards if c]
+        if shows:
+            score += ROW_INDEX_WEIGHT * float(np.mean(shows))
+        if cards and score > best_score:
+            best, best_score = cards, score
+    return best
+
+
+def _row_cards(geometry: tuple, forward: bool, along: float, inner: list) -> list[tuple]:
+    """The cards of a turned row laid one way (see _split_row); [] if the covered cards show no print
+    beside their edges."""
+    image, patch, mpatch, turned, rot, start, end, top, bottom = geometry
+    ph = patch.shape[0]
+    # Each line: (x at mid-height, dx per unit y); the row's two outer ends are fitted to its outline.
     lines = [_end_line(turned, start, along, top, bottom)] + [(x, t) for x, t, _ in inner] + \
         [_end_line(turned, end, along, top, bottom)]
     sign = 1.0 if forward else -1.0
@@ -513,7 +532,12 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
         shown = cv2.transform(np.float32([[shown_at - 0.5]]), inverse)[0, 0]
         if not is_top:
             inked += _has_ink(patch, c0, c1, y0, y1)
-        cards.append((_clockwise(quad), not is_top, shown))
+        quad = _clockwise(quad)
+        if is_top:
+            cards.append((quad, False, shown, True))
+        else:
+            fitted, _ = _fit_corner(image, _index_orderings(quad, shown)[0])
+            cards.append((fitted, True, shown, _index_shows(image, fitted)))
     # Every covered card shows its index beside its edge: stripes of a cloth show nothing there.
     if inked < 0.5 * (len(cards) - 1):
         return []
@@ -708,3 +732,83 @@ def _index_orderings(quad: np.ndarray, exposed: np.ndarray | None) -> list[np.nd
     near_a = np.hypot(*(index_centre(a) - exposed))
     near_b = np.hypot(*(index_centre(b) - exposed))
     return [a] if near_a <= near_b else [b]
+
+
+CORNER_REACH = 8.0           # full-frame pixels either side of a covered card's sides searched for its edge
+CORNER_SPAN = (0.06, 0.3)    # stretch of each side, from the index corner, in shares of that side's length
+CORNER_MIN_FALL = 5          # median fall over that stretch marking the card's edge
+
+
+def _fit_corner(image: np.ndarray, quad: np.ndarray, samples: int = 8) -> tuple[np.ndarray, int]:
+    """A covered card's quad moved onto the edges beside its index corner (quad[0]), and how many of
+    its two sides there showed an edge.
+
+    Each side is sampled across over the stretch beside the corner that shows in any row; the edge is
+    the offset where the median (over the stretch) fall in brightness going outwards peaks: a card's
+    edge runs the whole stretch, an index glyph or a pip beside it only part of it.
+    """
+    corner = quad[0]
+    lines = []
+    shown = 0
+    offsets = np.arange(-CORNER_REACH, CORNER_REACH + 0.01, 0.5, dtype=np.float32)
+    for end, sign in ((quad[1], 1.0), (quad[3], -1.0)):
+        length = float(np.hypot(*(end - corner)))
+        d = (end - corner) / max(length, 1e-6)
+        normal = sign * np.array([d[1], -d[0]], np.float32)  # outwards, for a clockwise quad
+        s = np.linspace(CORNER_SPAN[0], CORNER_SPAN[1], samples, dtype=np.float32) * length
+        base = corner[None, :] + d[None, :] * s[:, None]
+        pts = (base[:, None, :] + normal[None, None, :] * offsets[None, :, None]).astype(np.float32)
+        sampled = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        value = (sampled.min(axis=2) if sampled.ndim == 3 else sampled).astype(np.float32)
+        fall = np.maximum(value[:, :-2] - value[:, 2:], 0)
+        typical = np.median(fall, axis=0)
+        peak = int(np.argmax(typical))
+        if typical[peak] < CORNER_MIN_FALL:
+            lines.append((corner, d))
+            continue
+        shown += 1
+        # Each sample's own edge near the common one, then a straight line through them.
+        lo, hi = max(peak - 3, 0), min(peak + 4, fall.shape[1])
+        own = lo + np.argmax(fall[:, lo:hi], axis=1)
+        edge = base + normal[None, :] * offsets[own + 1][:, None]
+        vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        direction = np.array([vx, vy]) * (1.0 if np.dot([vx, vy], d) >= 0 else -1.0)
+        lines.append((np.array([x0, y0]), direction))
+    (p, u), (q, v) = lines
+    m = np.array([u, -v]).T
+    if abs(np.linalg.det(m)) < 1e-3:
+        return quad, 0
+    k = np.linalg.solve(m, q - p)
+    new = (p + k[0] * u).astype(np.float32)
+    if np.hypot(*(new - corner)) > 1.5 * CORNER_REACH:
+        return quad, 0
+    width, height = float(np.hypot(*(quad[1] - quad[0]))), float(np.hypot(*(quad[3] - quad[0])))
+    a, b = u / np.hypot(*u), v / np.hypot(*v)
+    return np.float32([new, new + a * width, new + a * width + b * height, new + b * height]), shown
+
+
+INDEX_BOX = (0.3, 0.4)        # share of the card's width and height cut at an index corner to check for print
+RANK_AREA = (0.025, 0.14, 0.025, 0.19)   # where the rank glyph lies (y0, y1, x0, x1 in card shares) ...
+SUIT_AREA = (0.15, 0.29, 0.025, 0.19)    # ... and the suit sign below it
+INK_SHARE = (0.04, 0.02)      # least share of dark print in each
+
+
+def _index_shows(image: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether print lies where a card's index would be, at the corner quad[0]: a rank glyph and a
+    suit sign below it, darker than the corner's white.  A layout that puts a covered card the wrong
+    way round or on a neighbour's edge puts that corner on a blank margin or the middle of a face."""
+    bw, bh = INDEX_BOX
+    size = (48, 64)
+    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
+    to_frame = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
+    box = cv2.perspectiveTransform(np.float32([[[0, 0], [bw, 0], [bw, bh], [0, bh]]]), to_frame)[0]
+    to_box = cv2.getPerspectiveTransform(box, np.float32([[0, 0], [size[0], 0], size, [0, size[1]]]))
+    crop = cv2.warpPerspective(image, to_box, size, flags=cv2.INTER_AREA)
+    grey = (crop.min(axis=2) if crop.ndim == 3 else crop).astype(np.float32)
+    dark = grey < 0.6 * float(np.percentile(grey, 90))
+    shares = []
+    for y0, y1, x0, x1 in (RANK_AREA, SUIT_AREA):
+        rows = slice(int(y0 / bh * size[1]), int(y1 / bh * size[1]))
+        cols = slice(int(x0 / bw * size[0]), int(x1 / bw * size[0]))
+        shares.append(float(dark[rows, cols].mean()))
+    return shares[0] >= INK_SHARE[0] and shares[1] >= INK_SHARE[1]
