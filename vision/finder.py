@@ -44,6 +44,7 @@ ROW_MAX_LINES = 40           # crossing-line candidates examined per row
 ROW_SPACING_WEIGHT = 1.0     # penalty per unit of |log(gap / median gap)| between a row's card edges
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_INDEX_WEIGHT = 2.0       # weight of the share of covered cards showing print at their index corner
+ROW_TOP_CHOICES = 2          # lines near where the top card's edge should be, each tried as that edge
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
 
@@ -463,16 +464,14 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     layouts = []
     for horizontal, expected in options:
         for forward in (True, False):
-            choice = _lay_row(edges, start, end, expected, forward, rh)
-            if choice is None:
-                continue
-            # Each covered card's index sits beside its own edge: the print in each strip between
-            # two edges leans to the edge of the card that shows there, which tells the direction.
-            bounds = [start] + [e[0] for e in choice[2]] + [end]  # the top card lies at one end
-            strips = list(zip(bounds[:-2], bounds[1:-1])) if forward else list(zip(bounds[1:-1], bounds[2:]))
-            lean = _ink_lean(ink, strips, ROW_INK_REACH * choice[1])
-            score = choice[0] + ROW_INK_WEIGHT * (lean if forward else -lean)
-            layouts.append((score, forward, choice[1], choice[2]))
+            for choice in _lay_row(edges, start, end, expected, forward, rh):
+                # Each covered card's index sits beside its own edge: the print in each strip between
+                # two edges leans to the edge of the card that shows there, which tells the direction.
+                bounds = [start] + [e[0] for e in choice[2]] + [end]  # the top card lies at one end
+                strips = list(zip(bounds[:-2], bounds[1:-1])) if forward else list(zip(bounds[1:-1], bounds[2:]))
+                lean = _ink_lean(ink, strips, ROW_INK_REACH * choice[1])
+                score = choice[0] + ROW_INK_WEIGHT * (lean if forward else -lean)
+                layouts.append((score, forward, choice[1], choice[2]))
     layouts.sort(key=lambda layout: -layout[0])
     turned = cv2.transform(outline[None], rot)[0]
     geometry = (image, patch, mpatch, turned, rot, start, end, top, bottom)
@@ -601,19 +600,22 @@ def _end_line(points: np.ndarray, x_end: float, along: float, top: float,
     return float(offset), float(slope)
 
 
-def _lay_row(edges: list, start: float, end: float, expected: float, forward: bool, height: float):
+def _lay_row(edges: list, start: float, end: float, expected: float, forward: bool, height: float) -> list:
     """Which crossing lines are card edges, if the cards were laid forward (each new card on the far
-    side) or backward: (score, card length, edges of the covered cards) or None.
+    side) or backward: [(score, card length, edges of the covered cards)], one per line that may be
+    the top card's edge (the best supported is not always it: a faint edge loses to a picture's).
 
-    The top card is whole: its near edge lies one card length from the row's end, and lines inside
-    it are its pictures.  Covered cards' edges must be spaced apart (evenly, best) and tilted like
-    their neighbours.
+    The top card is whole: its near edge lies about one card length from the row's end, and lines
+    inside it are its pictures.  Covered cards' edges must be spaced apart (evenly, best) and tilted
+    like their neighbours.
     """
     target = end - expected if forward else start + expected
-    near_top = [e for e in edges if abs(e[0] - target) < 0.3 * expected]
-    if not near_top:
-        return None
-    top = max(near_top, key=lambda e: e[2])
+    near_top = sorted((e for e in edges if abs(e[0] - target) < 0.3 * expected), key=lambda e: -e[2])
+    return [_lay_row_from(edges, start, end, expected, forward, height, top) for top in near_top[:ROW_TOP_CHOICES]]
+
+
+def _lay_row_from(edges: list, start: float, end: float, expected: float, forward: bool, height: float, top):
+    """_lay_row's layout given the top card's edge (x, tilt, continuity)."""
     along = end - top[0] if forward else top[0] - start
     error = abs(np.log(max(along, 1.0) / expected))
     if forward:
