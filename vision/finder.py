@@ -793,12 +793,16 @@ INDEX_BOX = (0.3, 0.4)        # share of the card's width and height cut at an i
 RANK_AREA = (0.025, 0.14, 0.025, 0.19)   # where the rank glyph lies (y0, y1, x0, x1 in card shares) ...
 SUIT_AREA = (0.15, 0.29, 0.025, 0.19)    # ... and the suit sign below it
 INK_SHARE = (0.04, 0.02)      # least share of dark print in each
+INDEX_COLUMN = (0.02, 0.16)   # the index's column, in shares of the card's width from its edge ...
+INDEX_GAP_ROWS = (0.08, 0.25)  # ... and a pale row (at most this share dark) between rank and suit lies
+INDEX_GAP_INK = 0.3           # ... this far down, with print above and below (least mean shares):
+INDEX_MARK_INK = (0.08, 0.05)
 
 
 def _index_shows(image: np.ndarray, quad: np.ndarray) -> bool:
     """Whether print lies where a card's index would be, at the corner quad[0]: a rank glyph and a
-    suit sign below it, darker than the corner's white.  A layout that puts a covered card the wrong
-    way round or on a neighbour's edge puts that corner on a blank margin or the middle of a face."""
+    suit sign below it, darker than the corner's white, apart.  A layout that puts a covered card the
+    wrong way round or on a neighbour's edge puts that corner on a blank margin, a pip or a picture."""
     bw, bh = INDEX_BOX
     size = (48, 64)
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
@@ -813,4 +817,14 @@ def _index_shows(image: np.ndarray, quad: np.ndarray) -> bool:
         rows = slice(int(y0 / bh * size[1]), int(y1 / bh * size[1]))
         cols = slice(int(x0 / bw * size[0]), int(x1 / bw * size[0]))
         shares.append(float(dark[rows, cols].mean()))
-    return shares[0] >= INK_SHARE[0] and shares[1] >= INK_SHARE[1]
+    if not (shares[0] >= INK_SHARE[0] and shares[1] >= INK_SHARE[1]):
+        return False
+    # A rank over a suit: two marks with a pale row between them, where a pip or a picture is one.
+    per_row = dark[:, int(INDEX_COLUMN[0] / bw * size[0]):int(INDEX_COLUMN[1] / bw * size[0])].mean(axis=1)
+    rows_per_height = size[1] / bh
+    above, below = int(INDEX_COLUMN[0] * rows_per_height), int(0.15 * rows_per_height)  # top margin; a suit
+    for g in range(int(INDEX_GAP_ROWS[0] * rows_per_height), int(INDEX_GAP_ROWS[1] * rows_per_height)):
+        if per_row[g] <= INDEX_GAP_INK and per_row[above:g].mean() >= INDEX_MARK_INK[0] and \
+                per_row[g + 1:g + 1 + below].mean() >= INDEX_MARK_INK[1]:
+            return True
+    return False
