@@ -43,7 +43,7 @@ ROW_MIN_FILL = 0.7           # a row fills this much of its bounding rectangle (
 ROW_MAX_LINES = 40           # crossing-line candidates examined per row
 ROW_SPACING_WEIGHT = 1.0     # penalty per unit of |log(gap / median gap)| between a row's card edges
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
-ROW_INDEX_WEIGHT = 2.0       # weight of the share of covered cards showing print at their index corner
+ROW_INDEX_WEIGHT = 3.0       # weight of the share of covered cards showing print at their index corner
 ROW_TOP_CHOICES = 2          # lines near where the top card's edge should be, each tried as that edge
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
