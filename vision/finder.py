@@ -45,6 +45,7 @@ ROW_SPACING_WEIGHT = 1.0     # penalty per unit of |log(gap / median gap)| betwe
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_INDEX_WEIGHT = 3.0       # weight of the share of covered cards showing print at their index corner
 ROW_TOP_CHOICES = 2          # lines near where the top card's edge should be, each tried as that edge
+ROW_SIZE_SLACK = 0.35        # |log| of a row card's length over the lone cards' beyond which it is no row
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 
 
@@ -106,6 +107,9 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
                 as_row = len(row) >= 3
             if not as_row:
                 row = []
+        elif row and typical is not None and \
+                abs(np.log(_typical_size([q for q, *_ in row])[1] / typical[1])) > ROW_SIZE_SLACK:
+            row = []  # a card with lines across whose outline is not card-shaped (merged with its shadow)
         if row:
             found.extend((q, covered, 0.6, shown, group) for q, covered, shown, ok in row if ok or not covered)
             if quad is not None:
