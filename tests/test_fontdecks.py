@@ -97,3 +97,23 @@ def test_names():
 def test_without_a_deck_to_borrow_pictures_from_the_message_says_so():
     with pytest.raises(VisionError, match="training deck"):
         fontdecks.deck_style("fonts-1", ())
+
+
+def test_validation_decks_use_only_font_families_training_decks_never_use():
+    train_fonts, validation_fonts = fontdecks.split_fonts(fontdecks.index_fonts())
+    families = {fontdecks.font_family(p) for p in validation_fonts}
+    assert families and not families & {fontdecks.font_family(p) for p in train_fonts}
+    for deck in fontdecks.font_deck_names(5, validation=True):
+        assert fontdecks.is_validation_deck(deck)
+        assert fontdecks.deck_style(deck, PICTURES).rank_font in validation_fonts
+    for deck in fontdecks.font_deck_names(20):
+        assert not fontdecks.is_validation_deck(deck)
+        assert fontdecks.deck_style(deck, PICTURES).rank_font in train_fonts
+
+
+def test_font_families():
+    from pathlib import Path
+
+    assert fontdecks.font_family(Path("DejaVuSans-Bold.ttf")) == "dejavusans"
+    assert fontdecks.font_family(Path("FreeSerifBold.ttf")) == "freeserif"
+    assert fontdecks.font_family(Path("LinLibertine_RB.otf")) == "linlibertine"

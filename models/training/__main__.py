@@ -17,10 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
     p.add_argument("--scenes-per-deck", type=int, default=500, help="rendered scenes per training deck")
-    p.add_argument("--font-decks", type=int, default=40,
+    p.add_argument("--font-decks", type=int, default=60,
                    help="synthetic decks with indices set in system fonts (vision/render/fontdecks.py)")
-    p.add_argument("--scenes-per-font-deck", type=int, default=60, help="rendered scenes per synthetic deck")
-    p.add_argument("--minutes", type=float, default=18.0, help="training time budget (whole epochs)")
+    p.add_argument("--validation-font-decks", type=int, default=10,
+                   help="synthetic decks in fonts no training deck uses, for calibration and the threshold only")
+    p.add_argument("--scenes-per-font-deck", type=int, default=50, help="rendered scenes per synthetic deck")
+    p.add_argument("--minutes", type=float, default=22.0, help="training time budget (whole epochs)")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--seed", type=int, default=0)
@@ -32,13 +34,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    import numpy as np
     import torch
 
     from models.training.dataset import BACKGROUND_LABEL, CLASSES, cached_build
     from models.training.export import export
     from models.training.train import log, train
     from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
-    from vision.render.fontdecks import font_deck_names, suit_fonts
+    from vision.render.fontdecks import font_deck_names, is_validation_deck, suit_fonts
 
     torch.set_num_threads(args.threads)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
@@ -50,15 +53,19 @@ def main(argv: list[str] | None = None) -> int:
     assert not set(decks) & set(HELD_OUT_DECKS)
     log(f"training decks: {', '.join(decks)}; held out: {', '.join(HELD_OUT_DECKS)}")
     scenes = {deck: args.scenes_per_deck for deck in decks}
-    if args.font_decks:
+    if args.font_decks or args.validation_font_decks:
         suit_fonts()  # fails here, with the packages to install, when there are no fonts
-        scenes.update({deck: args.scenes_per_font_deck for deck in font_deck_names(args.font_decks)})
-        log(f"and {args.font_decks} synthetic font decks, {args.scenes_per_font_deck} scenes each")
+        names = font_deck_names(args.font_decks) + font_deck_names(args.validation_font_decks, validation=True)
+        scenes.update({deck: args.scenes_per_font_deck for deck in names})
+        log(f"and {args.font_decks} synthetic font decks for training, {args.validation_font_decks} in other "
+            f"fonts for validation only; {args.scenes_per_font_deck} scenes each")
     decks = list(scenes)
     data = cached_build(args.cache, decks, scenes, args.seed, args.workers, log)
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
-    val = (data.scenes % 10) == 0
+    # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
+    validation_ids = [i for i, deck in enumerate(decks) if is_validation_deck(deck)]
+    val = ((data.scenes % 10) == 0) | np.isin(data.decks, validation_ids)
     fitted = train(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
                    classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes, seed=args.seed,
                    head=args.head)

@@ -1,6 +1,7 @@
 """Fit the network to the crop set, showing progress; then calibrate it and pick the threshold.
 
-Calibration is temperature scaling on held-back validation scenes of the training decks. The
+Calibration is temperature scaling on held-back validation scenes: every tenth scene of the
+training decks, and synthetic decks set in font families no training deck uses. The
 threshold is chosen for precision first: the lowest confidence at which reads on the validation
 crops are still almost never wrong, and never below MIN_THRESHOLD.
 """

@@ -26,6 +26,10 @@ from cribbage.cards import Card
 from vision.errors import VisionError
 
 PREFIX = "fonts-"
+# Decks numbered from here draw their rank fonts only from VALIDATION_FONTS' families, which the
+# training decks never use: the threshold is then chosen on index fonts the model has not seen,
+# which is what a real deck will be.
+VALIDATION_START = 1000
 FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"),
              Path("/usr/share/texmf/fonts/opentype/public/tex-gyre"))
 FONT_PACKAGES = ("fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-urw-base35",
@@ -43,8 +47,27 @@ def is_font_deck(deck: str) -> bool:
     return deck.startswith(PREFIX) and deck[len(PREFIX):].isdigit()
 
 
-def font_deck_names(n: int) -> tuple[str, ...]:
-    return tuple(f"{PREFIX}{i}" for i in range(n))
+def font_deck_names(n: int, *, validation: bool = False) -> tuple[str, ...]:
+    first = VALIDATION_START if validation else 0
+    return tuple(f"{PREFIX}{i}" for i in range(first, first + n))
+
+
+def is_validation_deck(deck: str) -> bool:
+    return is_font_deck(deck) and int(deck[len(PREFIX):]) >= VALIDATION_START
+
+
+def font_family(path: Path) -> str:
+    """'DejaVuSans-Bold.ttf' -> 'dejavusans', 'FreeSerifBold.ttf' -> 'freeserif', 'LinLibertine_RB.otf' -> 'linlibertine'."""
+    stem = re.split(r"[-_]", path.stem)[0]
+    return re.sub(r"(bold|regular|roman|book|demi|light|medium)$", "", stem, flags=re.IGNORECASE).lower()
+
+
+def split_fonts(fonts: tuple[Path, ...]) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """(training fonts, validation fonts): every fifth family, in sorted order, is for validation."""
+    families = sorted({font_family(p) for p in fonts})
+    held = set(families[2::5])
+    return (tuple(p for p in fonts if font_family(p) not in held),
+            tuple(p for p in fonts if font_family(p) in held))
 
 
 def _pil():
@@ -118,7 +141,10 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         raise VisionError(f"no usable fonts found under {', '.join(map(str, FONT_DIRS))}: run `{INSTALL_HINT}`")
     if not picture_decks:
         raise VisionError("synthetic decks borrow court pictures from a training deck; none is installed")
-    rng = np.random.default_rng([20261122, int(deck[len(PREFIX):])])
+    number = int(deck[len(PREFIX):])
+    rng = np.random.default_rng([20261122, number])
+    train_fonts, validation_fonts = split_fonts(fonts)
+    fonts = validation_fonts if number >= VALIDATION_START else train_fonts
     u = rng.uniform
     stock_kind = rng.random()
     if stock_kind < 0.55:
@@ -131,8 +157,10 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
     margin = (u(0.03, 0.1), u(0.02, 0.07))
     suit_ratio = u(0.45, 1.0)
     # The whole index (rank, gap, suit) stays inside the top 0.34 of the card, as on printed decks.
-    rank_height = min(u(0.06, 0.16), (0.34 - margin[1]) / (1 + 1.15 * suit_ratio))
-    red = (u(0, 60), u(0, 40), u(170, 240))
+    # Small indices (as on tigullio-style decks) are the hardest to read: give them extra weight.
+    rank_height = u(0.055, 0.08) if rng.random() < 0.3 else u(0.06, 0.16)
+    rank_height = min(rank_height, (0.34 - margin[1]) / (1 + 1.15 * suit_ratio))
+    red = (u(0, 90), u(0, 80), u(170, 245))  # crimson to pinkish
     black = (u(0, 60),) * 3 if rng.random() < 0.8 else (u(60, 110), u(20, 50), u(0, 40))  # black or navy
     return DeckStyle(
         aspect=u(0.66, 0.72), corner=u(0.02, 0.08), stock=stock,
