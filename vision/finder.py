@@ -91,22 +91,24 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
         full = None if quad is None else _to_full(quad, scale)
         if full is not None and b in others:
             alternates[id(full)] = (others[b], quad)
-        row = _split_row(image, _to_full(contour.reshape(-1, 2).astype(np.float32), scale),
-                         lo_side / scale, hi_side / scale)
-        analysed.append((full, score, row if len(row) >= 2 else []))
+        outline = _to_full(contour.reshape(-1, 2).astype(np.float32), scale)
+        # A card-shaped blob is seldom a row: its row reading is checked in full only if it is one.
+        row = _split_row(image, outline, lo_side / scale, hi_side / scale, verify=quad is None)
+        analysed.append((full, score, row if len(row) >= 2 else [], outline))
     # Cards that can only be single cards tell the size of every card in this frame.
-    typical = _typical_size([q for q, _, row in analysed if q is not None and not row])
+    typical = _typical_size([q for q, _, row, _ in analysed if q is not None and not row])
     fallback: dict[int, tuple[np.ndarray, float]] = {}  # the single-card reading of a row's blob
-    for group, (quad, score, row) in enumerate(analysed):
+    for group, (quad, score, row, outline) in enumerate(analysed):
         if row and quad is not None:  # one card with lines across it, or a row shaped like a card?
             row_long = _typical_size([q for q, *_ in row])[1]
             single_long = _typical_size([quad])[1]
             if typical is not None:
                 as_row = abs(np.log(row_long / typical[1])) < abs(np.log(single_long / typical[1]))
+                row = _split_row(image, outline, lo_side / scale, hi_side / scale) if as_row else []
             else:
+                row = _split_row(image, outline, lo_side / scale, hi_side / scale)
                 as_row = len(row) >= 3
-            if not as_row:
-                row = []
+            row = row if as_row and len(row) >= 2 else []
         elif row and typical is not None and \
                 abs(np.log(_typical_size([q for q, *_ in row])[1] / typical[1])) > ROW_SIZE_SLACK:
             row = []  # a card with lines across whose outline is not card-shaped (merged with its shadow)
@@ -429,7 +431,8 @@ def _typical_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
     return float(np.median(sides[:, 1])), float(np.median(sides[:, 0]))
 
 
-def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: float) -> list[tuple]:
+def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: float,
+               verify: bool = True) -> list[tuple]:
     """Cards of an overlapping row: (quad, covered, a point of the part that shows, index seen) for each;
     a covered card's quad starts at the index corner that shows, fitted to the edges there.
 
@@ -486,7 +489,9 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
             break
         if max(along, rh) < lo_side:  # cards smaller than any card this finder looks for
             continue
-        cards = _row_cards(geometry, forward, along, inner)
+        cards = _row_cards(geometry, forward, along, inner, verify)
+        if not verify and cards:  # the best by its edges alone, its index corners unchecked
+            return cards
         shows = [ok for _, c, _, ok in cards if c]
         if shows:
             score += ROW_INDEX_WEIGHT * float(np.mean(shows))
@@ -495,7 +500,7 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     return best
 
 
-def _row_cards(geometry: tuple, forward: bool, along: float, inner: list) -> list[tuple]:
+def _row_cards(geometry: tuple, forward: bool, along: float, inner: list, verify: bool = True) -> list[tuple]:
     """The cards of a turned row laid one way (see _split_row); [] if the covered cards show no print
     beside their edges."""
     image, patch, mpatch, turned, rot, start, end, top, bottom = geometry
@@ -539,8 +544,10 @@ def _row_cards(geometry: tuple, forward: bool, along: float, inner: list) -> lis
         if is_top:
             cards.append((quad, False, shown, True))
         else:
-            fitted, _ = _fit_corner(image, _index_orderings(quad, shown)[0])
-            cards.append((fitted, True, shown, _index_shows(image, fitted)))
+            corner = _index_orderings(quad, shown)[0]
+            if verify:
+                corner = _fit_corner(image, corner)[0]
+            cards.append((corner, True, shown, not verify or _index_shows(image, corner)))
     # Every covered card shows its index beside its edge: stripes of a cloth show nothing there.
     if inked < 0.5 * (len(cards) - 1):
         return []
