@@ -6,13 +6,18 @@ table: its face is brighter than the table around it (found by comparing with a 
 copes with coloured, dark and textured tables and uneven light), and its outline is a closed loop of
 edges (which copes with a light table where the brightness differs little).  A blob that is one
 card-shaped quad is a card; a long blob is split into the cards of a row by the straight card edges
-that cross it.  A whole card is kept only if its sides, snapped to the full-resolution edges, show an
-edge nearly all round and its margin differs in tone from the table outside: table texture is not
-proposed.  Where two cues outline one card differently (a blob by brightness cutting off a faint
-margin), the outline whose sides lie straightest on the edges is kept.  Backs, phones and paper may be proposed too: the classifier rejects them.
+that cross it.  Of the ways a row may have been laid (which way, where the top card ends), the one
+whose covered cards show an index (a rank over a suit) at the corner it puts them is preferred, each
+covered card's corner fitted to the edges beside it; a covered card showing none is not proposed, as
+a misplaced outline would be read as another card.  A whole card is kept only if its sides,
+snapped to the full-resolution edges, show an edge nearly all round and its margin differs in tone
+from the table outside: table texture is not proposed.  Where two cues outline one card differently
+(a blob by brightness cutting off a faint margin), the outline whose sides lie straightest on the
+edges is kept.  Backs, phones and paper may be proposed too: the classifier rejects them.
 
 Known limits: a light, grey table under grey-faced cards; rows whose card edges are too faint to
-see (white on white with the shadow on the far side); blobs running out of view across the frame.
+see (white on white with the shadow on the far side); blobs running out of view across the frame;
+short rows, which read about as well laid either way (the top card shows both its indices).
 """
 
 from __future__ import annotations
