@@ -42,8 +42,6 @@ ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
 ROW_EDGE_CONTINUITY = 0.5    # ... along at least this share of the row's height
 ROW_EDGE_REACH = 0.12        # ... and reach to within this share of the row's height of both sides
-ROW_INK_WEIGHT = 1.0         # weight of where the print lies in each strip, when choosing a row's direction
-ROW_INK_REACH = 0.15         # an index lies within this share of a card length of its edge
 ROW_MIN_FILL = 0.7           # a row fills this much of its bounding rectangle (cards askew fill less)
 ROW_MAX_LINES = 40           # crossing-line candidates examined per row
 ROW_SPACING_WEIGHT = 1.0     # penalty per unit of |log(gap / median gap)| between a row's card edges
@@ -472,18 +470,8 @@ def _split_row(image: np.ndarray, outline: np.ndarray, lo_side: float, hi_side: 
     start, end = float(cols[0]), float(cols[-1] + 1)
     top, bottom = float(rows[0]), float(rows[-1] + 1)
     edges = _crossing_lines(patch, mpatch, rh)
-    ink = _ink_profile(patch, mpatch, top, bottom)
-    layouts = []
-    for horizontal, expected in options:
-        for forward in (True, False):
-            for choice in _lay_row(edges, start, end, expected, forward, rh):
-                # Each covered card's index sits beside its own edge: the print in each strip between
-                # two edges leans to the edge of the card that shows there, which tells the direction.
-                bounds = [start] + [e[0] for e in choice[2]] + [end]  # the top card lies at one end
-                strips = list(zip(bounds[:-2], bounds[1:-1])) if forward else list(zip(bounds[1:-1], bounds[2:]))
-                lean = _ink_lean(ink, strips, ROW_INK_REACH * choice[1])
-                score = choice[0] + ROW_INK_WEIGHT * (lean if forward else -lean)
-                layouts.append((score, forward, choice[1], choice[2]))
+    layouts = [(score, forward, along, inner) for _, expected in options for forward in (True, False)
+               for score, along, inner in _lay_row(edges, start, end, expected, forward, rh)]
     layouts.sort(key=lambda layout: -layout[0])
     turned = cv2.transform(outline[None], rot)[0]
     geometry = (image, patch, mpatch, turned, rot, start, end, top, bottom)
@@ -557,34 +545,6 @@ def _row_cards(geometry: tuple, forward: bool, along: float, inner: list, verify
     if inked < 0.5 * (len(cards) - 1):
         return []
     return cards
-
-
-def _ink_profile(patch: np.ndarray, mask: np.ndarray, top: float, bottom: float) -> np.ndarray:
-    """Per column of a turned row, how much dark print lies near its two long sides (where indices are)."""
-    inside = patch[mask > 0]
-    if inside.size == 0:
-        return np.zeros(patch.shape[1], np.float32)
-    dark = (patch < 0.6 * float(np.median(inside))) & (mask > 0)
-    span = bottom - top
-    bands = np.zeros(patch.shape[0], bool)
-    bands[max(int(top + 0.03 * span), 0):max(int(top + 0.35 * span), 0)] = True
-    bands[max(int(bottom - 0.35 * span), 0):max(int(bottom - 0.03 * span), 0)] = True
-    return dark[bands].sum(axis=0).astype(np.float32)
-
-
-def _ink_lean(ink: np.ndarray, strips: list[tuple[float, float]], reach: float) -> float:
-    """Mean over strips of (print within `reach` of its start - print within `reach` of its end),
-    over all that print: -1..1.  An index lies within about a fifth of a card length of its edge."""
-    leans = []
-    for a, b in strips:
-        i0, i1 = max(int(a), 0), min(int(b), len(ink))
-        if i1 - i0 < 4:
-            continue
-        w = max(2, min(int(reach), i1 - i0))
-        first, second = float(ink[i0:i0 + w].sum()), float(ink[i1 - w:i1].sum())
-        if first + second > 0:
-            leans.append((first - second) / (first + second))
-    return float(np.mean(leans)) if leans else 0.0
 
 
 def _has_ink(patch: np.ndarray, c0: float, c1: float, y0: float, y1: float) -> bool:
