@@ -103,10 +103,12 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     fallback: dict[int, tuple[np.ndarray, float]] = {}  # the single-card reading of a row's blob
     for group, (quad, score, row, outline) in enumerate(analysed):
         if row and quad is not None:  # one card with lines across it, or a row shaped like a card?
-            row_long = _typical_size([q for q, *_ in row])[1]
-            single_long = _typical_size([quad])[1]
             if typical is not None:
-                as_row = abs(np.log(row_long / typical[1])) < abs(np.log(single_long / typical[1]))
+                # Sized as one card by its snapped outline: an edge loop takes in the card's shadow.
+                snapped, support = _snap_to_edges(image, quad)
+                single = snapped if support >= MIN_EDGE_SUPPORT else quad
+                as_row = _size_gap(_typical_size([q for q, *_ in row]), typical) < \
+                    _size_gap(_typical_size([single]), typical)
                 row = _split_row(image, outline, lo_side / scale, hi_side / scale) if as_row else []
             else:
                 row = _split_row(image, outline, lo_side / scale, hi_side / scale)
@@ -424,6 +426,12 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
     quad = quad[np.argsort(angles)]
     start = int(np.argmin(quad.sum(axis=1)))
     return np.roll(quad, -start, axis=0)
+
+
+def _size_gap(size: tuple[float, float], typical: tuple[float, float]) -> float:
+    """How far a card's (long, short) size is from the typical one, both sides counted: a court
+    card's frame lines read as a row give cards as wide as the lone cards but far too short."""
+    return abs(np.log(size[0] / typical[0])) + abs(np.log(size[1] / typical[1]))
 
 
 def _typical_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
