@@ -37,6 +37,7 @@ BRIGHTER_PLUS = 5            # ... plus this many grey levels
 EDGE_MIN_FALL = 6            # grey levels a card's edge falls by over a pixel, going outwards ...
 MIN_EDGE_SUPPORT = 0.4       # ... along at least this share of its outline
 SNAP_OUTWARD = 2.0           # edge snapping looks this many times further out than in
+MAX_SKEW = 14.0             # degrees a whole card's corners may depart from square
 MIN_FACE_CONTRAST = 4        # a card's margin differs at least this much from the table around it
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
@@ -146,7 +147,8 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     for group in sorted(rejected & fallback.keys()):
         quad, score = fallback[group]
         snapped, support = _snap_to_edges(image, quad)
-        if support >= MIN_EDGE_SUPPORT and abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST and \
+        if support >= MIN_EDGE_SUPPORT and _skew(snapped) <= MAX_SKEW and \
+                abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST and \
                 all(_iou(snapped, c.quad) < 0.5 for c in out):
             out.append(Candidate(tuple(q.astype(np.float32) for q in _index_orderings(snapped, None)),
                                  False, float(score)))
@@ -168,10 +170,19 @@ def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo
                 continue
             quad = _to_full(other, scale)
         snapped, support, straight = _snap(image, quad)
-        if straight > best_straight and support >= MIN_EDGE_SUPPORT and \
+        if straight > best_straight and support >= MIN_EDGE_SUPPORT and _skew(snapped) <= MAX_SKEW and \
                 abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
             best, best_straight = snapped, straight
     return best
+
+
+def _skew(quad: np.ndarray) -> float:
+    """Largest departure of the quad's corner angles from square, in degrees: a card seen by a camera
+    over the table stays nearly square (under 8 degrees in every rendered view), a patch of glare
+    snapped to the grain of a wood table need not."""
+    before, after = np.roll(quad, 1, axis=0) - quad, np.roll(quad, -1, axis=0) - quad
+    cos = (before * after).sum(axis=1) / np.maximum(np.hypot(*before.T) * np.hypot(*after.T), 1e-6)
+    return float(np.degrees(np.arcsin(np.clip(np.abs(cos), 0.0, 1.0))).max())
 
 
 def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
