@@ -13,7 +13,7 @@ from cribbage.cards import Card
 SIZE = (1280, 720)
 # Share of separate cards to find per table.  A light grey table under grey-faced cards (the
 # tigullio deck) leaves edges of a few grey levels: the finder misses some there (see MODEL_CARD).
-SEPARATE_RECALL = {"light_table": 0.7}
+SEPARATE_RECALL = {"light_table": 0.8}
 
 
 def corner_error(quad, truth):
@@ -60,6 +60,29 @@ def test_separate_cards_are_found_with_accurate_corners(texture):
     assert cards >= 8
     assert found / cards >= SEPARATE_RECALL.get(texture, 0.75), f"{found}/{cards} separate cards found on {texture}"
     assert np.mean(errors) < 3.5
+
+
+def test_grey_faced_cards_on_a_light_table_are_mostly_outlined_in_place():
+    # The hardest case: tigullio's grey faces on a light table, where an edge loop often runs round
+    # the far side of a card's shadow.  An outline off its card is counted against the finder.
+    cards = found = misplaced = 0
+    for i in range(16):
+        scene = make_scene(np.random.default_rng(600 + i), "separate", "tigullio-international", SIZE,
+                           texture="light_table")
+        candidates = find_cards(scene.image)
+        matched = set()
+        for truth in scene.cards:
+            if not inside(truth.quad):
+                continue
+            cards += 1
+            errors = [corner_error(c.quad, truth.quad) for c in candidates]
+            if errors and min(errors) <= 6:
+                found += 1
+                matched.add(int(np.argmin(errors)))
+        misplaced += len(candidates) - len(matched)
+    assert cards >= 60
+    assert found / cards >= 0.7, f"{found}/{cards} grey-faced cards outlined on light tables"
+    assert misplaced <= 23, f"{misplaced} outlines off their cards"
 
 
 @pytest.mark.parametrize("texture", TEXTURES)

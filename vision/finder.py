@@ -36,7 +36,7 @@ BRIGHTER_BY = (1.06, 1.2)     # a card is this much brighter than the local mean
 BRIGHTER_PLUS = 5            # ... plus this many grey levels
 EDGE_MIN_FALL = 6            # grey levels a card's edge falls by over a pixel, going outwards ...
 MIN_EDGE_SUPPORT = 0.4       # ... along at least this share of its outline
-SNAP_OUTWARD = 2.0           # edge snapping looks this many times further out than in
+SNAP_INWARD, SNAP_OUTWARD = 1.5, 2.0  # edge snapping looks this many reaches in and out from a side
 MAX_SKEW = 14.0             # degrees a whole card's corners may depart from square
 MIN_FACE_CONTRAST = 4        # a card's margin differs at least this much from the table around it
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
@@ -170,6 +170,10 @@ def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo
                 continue
             quad = _to_full(other, scale)
         snapped, support, straight = _snap(image, quad)
+        if straight < 0.75:  # a side snapped onto its far edge often finds the near one from there
+            again = _snap(image, snapped)
+            if again[2] > straight:
+                snapped, support, straight = again
         if straight > best_straight and support >= MIN_EDGE_SUPPORT and _skew(snapped) <= MAX_SKEW and \
                 abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
             best, best_straight = snapped, straight
@@ -231,9 +235,10 @@ def _snap(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tuple[np.nd
     """
     sides = _sides(quad)
     # Look further outwards than inwards: a blob found by brightness often misses the card's
-    # shaded side, and the edge lies outside it.
+    # shaded side, and the edge lies outside it.  Yet an edge loop may run round the far side of a
+    # card's shadow, a reach and more outside its edge, on a light table above all.
     reach = float(np.clip(0.06 * sides.mean(), 4.0, 14.0))
-    offsets = np.arange(-reach, SNAP_OUTWARD * reach + 0.01, 0.5, dtype=np.float32)
+    offsets = np.arange(-SNAP_INWARD * reach, SNAP_OUTWARD * reach + 0.01, 0.5, dtype=np.float32)
     t = np.linspace(0.12, 0.88, samples, dtype=np.float32)
     a = quad
     b = np.roll(quad, -1, axis=0)
