@@ -38,6 +38,7 @@ EDGE_MIN_FALL = 6            # grey levels a card's edge falls by over a pixel, 
 MIN_EDGE_SUPPORT = 0.4       # ... along at least this share of its outline
 SNAP_INWARD, SNAP_OUTWARD = 1.5, 2.0  # edge snapping looks this many reaches in and out from a side
 MAX_SKEW = 14.0             # degrees a whole card's corners may depart from square
+MIN_STRAIGHT = 0.4           # share of each side of a lone card lying on one straight edge once snapped
 MIN_FACE_CONTRAST = 4        # a card's margin differs at least this much from the table around it
 ROW_EDGE_VOTES = 0.25        # edge pixels on a line crossing a row, per unit of its height
 ROW_EDGE_STEP = 6            # grey levels of step or dip that mark a card edge at one point ...
@@ -129,10 +130,15 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     # tone than the table; a row whose top card does not is texture, and all its cards go.
     whole: dict[int, np.ndarray] = {}
     rejected: set[int] = set()
+    # A lone card's snapped sides must lie straight on its edges: an outline off the card (a shadow's
+    # far side, a court card's frame) seldom does.  A row's top card meets the card under it in a
+    # faint edge, and is spared.
+    rows = {group for _, covered, _, _, group in kept if covered}
     for i, (quad, covered, _, _, group) in enumerate(kept):
         if covered:
             continue
-        snapped = _best_snap(image, quad, alternates.get(id(quad)), lo_side, hi_side, scale)
+        snapped = _best_snap(image, quad, alternates.get(id(quad)), lo_side, hi_side, scale,
+                             0.0 if group in rows else MIN_STRAIGHT)
         if snapped is not None:
             whole[i] = snapped
         else:
@@ -156,7 +162,7 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
 
 
 def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo_side: float,
-               hi_side: float, scale: float) -> np.ndarray | None:
+               hi_side: float, scale: float, min_straight: float = 0.0) -> np.ndarray | None:
     """The quad, or the card quad of another outline of the same card (alternates: those outlines and
     the quad at working size) whose sides lie straighter on edges, snapped to the card's edges; None
     if none shows an edge nearly all round and a margin of another tone than the table."""
@@ -174,8 +180,8 @@ def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo
             again = _snap(image, snapped)
             if again[2] > straight:
                 snapped, support, straight = again
-        if straight > best_straight and support >= MIN_EDGE_SUPPORT and _skew(snapped) <= MAX_SKEW and \
-                abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
+        if straight > max(best_straight, min_straight - 1e-6) and support >= MIN_EDGE_SUPPORT and \
+                _skew(snapped) <= MAX_SKEW and abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
             best, best_straight = snapped, straight
     return best
 
