@@ -152,10 +152,8 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     # A blob read as a row that did not hold up may still be one card with lines across it.
     for group in sorted(rejected & fallback.keys()):
         quad, score = fallback[group]
-        snapped, support = _snap_to_edges(image, quad)
-        if support >= MIN_EDGE_SUPPORT and _skew(snapped) <= MAX_SKEW and \
-                abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST and \
-                all(_iou(snapped, c.quad) < 0.5 for c in out):
+        snapped = _best_snap(image, quad, None, lo_side, hi_side, scale, MIN_STRAIGHT)
+        if snapped is not None and all(_iou(snapped, c.quad) < 0.5 for c in out):
             out.append(Candidate(tuple(q.astype(np.float32) for q in _index_orderings(snapped, None)),
                                  False, float(score)))
     return out
