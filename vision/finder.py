@@ -10,13 +10,16 @@ that cross it.  Of the ways a row may have been laid (which way, where the top c
 whose covered cards show an index (a rank over a suit) at the corner it puts them is preferred, each
 covered card's corner fitted to the edges beside it; a covered card showing none is not proposed, as
 a misplaced outline would be read as another card.  A whole card is kept only if its sides,
-snapped to the full-resolution edges, show an edge nearly all round and its margin differs in tone
-from the table outside: table texture is not proposed.  Where two cues outline one card differently
-(a blob by brightness cutting off a faint margin), the outline whose sides lie straightest on the
-edges is kept.  Backs, phones and paper may be proposed too: the classifier rejects them.
+snapped to the full-resolution edges, show an edge nearly all round, its corners are nearly square
+and its margin differs in tone from the table outside: table texture is not proposed; a lone card's
+sides must also lie straight on those edges (an outline round a shadow's far side or a court card's
+frame does not).  Where two cues outline one card differently (a blob by brightness cutting off a
+faint margin), the outline whose sides lie straightest on the edges is kept.  Backs, phones and
+paper may be proposed too: the classifier rejects them.
 
-Known limits: a light, grey table under grey-faced cards; rows whose card edges are too faint to
-see (white on white with the shadow on the far side); blobs running out of view across the frame;
+Known limits: a light, grey table under grey-faced cards, blurred above all (their snapped sides
+seldom lie straight: they go unproposed rather than misplaced); rows whose card edges are too faint
+to see (white on white with the shadow on the far side); blobs running out of view across the frame;
 short rows, which read about as well laid either way (the top card shows both its indices).
 """
 
