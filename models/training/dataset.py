@@ -260,7 +260,10 @@ def _quiet_worker() -> None:
 def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int,
                  log=print) -> CropSet:
     """build(), kept in cache_dir under a key of everything that shapes the data."""
-    key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed, "v": DATA_VERSION,
+    from vision.render.fontdecks import STYLE_VERSION
+
+    key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
+                      "v": DATA_VERSION, "font_decks": STYLE_VERSION,
                       "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION]}, sort_keys=True)
     path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():

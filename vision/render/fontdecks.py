@@ -30,6 +30,7 @@ PREFIX = "fonts-"
 # training decks never use: the threshold is then chosen on index fonts the model has not seen,
 # which is what a real deck will be.
 VALIDATION_START = 1000
+STYLE_VERSION = 2  # bump when the way font decks are drawn changes: cached training crops are then stale
 FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"),
              Path("/usr/share/texmf/fonts/opentype/public/tex-gyre"))
 FONT_PACKAGES = ("fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-urw-base35",
@@ -130,6 +131,8 @@ class DeckStyle:
     pip_row: float         # v of the top pip row
     ace_height: float
     court_box: tuple[float, float]  # (u0, v0) of the picture frame
+    court_frame: bool      # a line round the picture
+    corner_pip: tuple[float, float, float] | None  # (u, v, height) of a big pip beside the index on every card
     court_deck: str        # training deck whose court pictures are shown
     back_deck: str
 
@@ -162,6 +165,10 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
     rank_height = min(rank_height, (0.34 - margin[1]) / (1 + 1.15 * suit_ratio))
     red = (u(0, 90), u(0, 80), u(170, 245))  # crimson to pinkish
     black = (u(0, 60),) * 3 if rng.random() < 0.8 else (u(60, 110), u(20, 50), u(0, 40))  # black or navy
+    corner_pip = (u(0.2, 0.3), u(0.06, 0.14), u(0.1, 0.2)) if rng.random() < 0.35 else None
+    # Pips keep clear of a corner pip, as printed decks with one do.
+    pip_column, pip_row, pip_height = ((u(0.33, 0.38), u(0.22, 0.26), u(0.09, 0.14)) if corner_pip
+                                       else (u(0.25, 0.38), u(0.15, 0.24), u(0.1, 0.19)))
     return DeckStyle(
         aspect=u(0.66, 0.72), corner=u(0.02, 0.08), stock=stock,
         stock_fade=u(0.0, 0.15) if stock_kind >= 0.8 else 0.0,
@@ -171,8 +178,11 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         rank_height=rank_height, squeeze=u(0.65, 1.15), suit_ratio=suit_ratio,
         suit_beside=bool(rng.random() < 0.1 and rank_height < 0.1),
         margin=margin, black=tuple(int(c) for c in black), red=tuple(int(c) for c in red),
-        pip_height=u(0.1, 0.19), pip_column=u(0.27, 0.36), pip_row=u(0.15, 0.24),
-        ace_height=u(0.2, 0.45), court_box=(u(0.14, 0.25), u(0.07, 0.14)),
+        pip_height=pip_height, pip_column=pip_column, pip_row=pip_row,
+        ace_height=u(0.2, 0.45), court_box=(u(0.12, 0.3), u(0.07, 0.14)), court_frame=bool(rng.random() < 0.7),
+        # Some decks print a big pip beside the index of every card, courts included: then what lies
+        # beside the index says nothing of the rank, and the model must read the rank itself.
+        corner_pip=corner_pip,
         court_deck=picture_decks[int(rng.integers(len(picture_decks)))],
         back_deck=picture_decks[int(rng.integers(len(picture_decks)))],
     )
@@ -205,10 +215,12 @@ def draw_face(deck: str, card: Card | None, picture_decks: tuple[str, ...]) -> n
             # Pips four rows deep must not touch: at most 0.85 of the row spacing.
             size = min(style.pip_height, 0.85 * (1 - 2 * style.pip_row) / 3)
             _draw_pip(face, card.suit, style, (uu, vv), size, colour, cv > 0.5)
-    _draw_index(face, card, style, colour)
-    face = cv2.rotate(face, cv2.ROTATE_180)
-    _draw_index(face, card, style, colour)
-    face = cv2.rotate(face, cv2.ROTATE_180)
+    for _ in range(2):  # each index corner: the corner pip, if any, then the index; then turn the card
+        if style.corner_pip is not None:
+            pu, pv, ph = style.corner_pip
+            _draw_pip(face, card.suit, style, (pu, pv + ph / 2), ph, colour, False)
+        _draw_index(face, card, style, colour)
+        face = cv2.rotate(face, cv2.ROTATE_180)
     return np.dstack([face, rounded_mask(w, h, style.corner * w)])
 
 
@@ -291,7 +303,7 @@ def _draw_pip(face: np.ndarray, suit: str, style: DeckStyle, centre: tuple[float
 
 
 def _draw_court(face: np.ndarray, card: Card, style: DeckStyle) -> None:
-    """The picture of the same court card of a training deck, inside a frame."""
+    """The picture of the same court card of a training deck, often inside a frame."""
     from vision.render.faces import load_face
 
     h, w = face.shape[:2]
@@ -304,4 +316,5 @@ def _draw_court(face: np.ndarray, card: Card, style: DeckStyle) -> None:
     alpha = picture[:, :, 3:4] / 255.0
     roi = face[y0:y1, x0:x1].astype(np.float32)
     face[y0:y1, x0:x1] = (roi * (1 - alpha) + picture[:, :, :3] * alpha).astype(np.uint8)
-    cv2.rectangle(face, (x0, y0), (x1 - 1, y1 - 1), style.black, 1, cv2.LINE_AA)
+    if style.court_frame:
+        cv2.rectangle(face, (x0, y0), (x1 - 1, y1 - 1), style.black, 1, cv2.LINE_AA)
