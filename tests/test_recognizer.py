@@ -33,15 +33,15 @@ def reads_against_truth(scene, found):
 
 @pytest.mark.parametrize("deck", HELD_OUT_DECKS)
 def test_separate_cards_of_held_out_decks_are_read(recognizer, deck):
-    """Bounds are today's model's with a little margin (MODEL_CARD.md); the target is 99.5 % / 0 wrong."""
+    """Bounds are just under today's model's (81-90 % read here, none wrong; MODEL_CARD.md); the target is 99.5 %."""
     rng = np.random.default_rng([7, HELD_OUT_DECKS.index(deck)])
     right = wrong = unread = 0
     for _ in range(4):
         scene = make_scene(rng, "separate", deck)
         r, w, u = reads_against_truth(scene, recognizer.recognize(scene.image))
         right, wrong, unread = right + r, wrong + w, unread + u
-    assert wrong <= 1
-    assert right >= 0.7 * (right + unread), f"{right} right, {unread} unread"
+    assert wrong == 0
+    assert right >= 0.75 * (right + unread), f"{right} right, {unread} unread"
 
 
 def test_rows_are_read_where_their_index_shows(recognizer):
@@ -52,8 +52,8 @@ def test_rows_are_read_where_their_index_shows(recognizer):
             scene = make_scene(rng, "row", deck)
             r, w, u = reads_against_truth(scene, recognizer.recognize(scene.image))
             right, wrong, unread = right + r, wrong + w, unread + u
-    assert wrong <= 1
-    assert right >= 0.5 * (right + unread), f"{right} right, {unread} unread"
+    assert wrong == 0
+    assert right >= 0.65 * (right + unread), f"{right} right, {unread} unread"
 
 
 @pytest.mark.parametrize("kind", ["empty", "backs"])
@@ -77,6 +77,7 @@ class ScriptedClassifier:
         self.rows = np.asarray(rows, np.float64)
         self.threshold = threshold
         self.background_index = BACKGROUND
+        self.cards = [Card.from_index(i) for i in range(52)] + [None]
 
     def probabilities(self, crops):
         assert len(crops) == len(self.rows)
@@ -127,9 +128,27 @@ def test_two_corners_that_disagree_give_an_unread_card_not_a_guess():
     assert len(found) == 1 and found[0].card is None
 
 
-def test_a_card_like_but_doubtful_read_is_reported_unread():
-    found = recognize_with([Outline([box(0, 0)])], [row_of(17, 0.6)])
+def test_a_confident_corner_contradicted_by_a_likely_other_card_gives_an_unread_card():
+    # As when a row card's outline is put in the wrong place and one corner lands on a neighbour.
+    quad = box(0, 0)
+    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.999), row_of(21, 0.7)])
     assert len(found) == 1 and found[0].card is None
+    # An unsure corner that still leans to the same card, or to "not a card", does not contradict.
+    for other in (row_of(17, 0.7), row_of(None, 0.7)):
+        found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.999), other])
+        assert [r.card for r in found] == [Card.from_index(17)]
+
+
+def test_a_card_like_but_doubtful_read_is_reported_unread():
+    quad = box(0, 0)
+    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.6), row_of(17, 0.85)])
+    assert len(found) == 1 and found[0].card is None
+
+
+def test_an_outline_read_at_one_corner_only_is_reported_only_when_read():
+    # A covered card in a row offers one corner; a back's pattern can look like an index at one corner.
+    assert recognize_with([Outline([box(0, 0)])], [row_of(17, 0.85)]) == []
+    assert [r.card for r in recognize_with([Outline([box(0, 0)])], [row_of(17, 0.99)])] == [Card.from_index(17)]
 
 
 def test_outlines_that_are_no_card_are_dropped():

@@ -1,8 +1,9 @@
 """From a frame to the cards in it: find card outlines, cut index crops, classify, tidy up.
 
 Each outline is read at every index corner the finder offers (both for a lone card, which may lie
-either way up; the one that shows for a card covered in a row). The confident reading wins; two confident readings that disagree
-are a card seen but not read, never a guess. Outlines whose every corner looks like "not a card" are
+either way up; the one that shows for a card covered in a row). The confident reading wins; two
+readings that disagree (one confident, the other more likely than not another card) are a card seen
+but not read, never a guess. Outlines whose every corner looks like "not a card" are
 dropped. Two outlines covering the same place are one card; the same card at two places is reported
 twice (two decks, or a misread: the controller decides).
 """
@@ -19,6 +20,7 @@ from vision.types import Recognition
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card
 SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is this sure it shows an index
+CONTRADICTION = 0.5        # a read is refused when another corner thinks another card this likely
 
 
 def rotate_quad(quad: np.ndarray, steps: int) -> np.ndarray:
@@ -116,16 +118,31 @@ class Recognizer:
         confident = [(card, conf, quad) for (card, conf), quad in zip(reads, quads) if card is not None]
         if confident:
             best = max(confident, key=lambda t: t[1])
-            if len({card for card, _, _ in confident}) > 1:
+            if len({card for card, _, _ in confident}) > 1 or self.contradicted(best[0], probs):
                 return Recognition(None, best[1], best[2])
             return Recognition(*best)
         card_like = [self.classifier.card_probability(p) for p in probs]
         best = int(np.argmax(card_like))
-        if card_like[best] < SEEN_AS_CARD or min(card_like) < 0.5:
+        if len(card_like) < 2 or card_like[best] < SEEN_AS_CARD or min(card_like) < 0.5:
             # backs, props, table: not reported at all. A card shows an index at each corner it is
-            # read at; a back's pattern may look like one at one corner, hardly at both.
+            # read at; a back's pattern may look like one at one corner, hardly at both. So an
+            # outline read at one corner only (a covered card in a row) is reported only when read.
             return None
         return Recognition(None, float(reads[best][1]), quads[best])
+
+
+    def contradicted(self, card, probs: np.ndarray) -> bool:
+        """True when some corner's best guess, even unsure, is another card (more likely than not).
+
+        Mostly an outline put in the wrong place in a row: one of its corners lands on a neighbour's
+        index and reads that card, so the outline's reading cannot be trusted either way.
+        """
+        for row in probs:
+            guess = int(np.argmax(row))
+            if guess != self.classifier.background_index and self.classifier.cards[guess] != card \
+                    and row[guess] > CONTRADICTION:
+                return True
+        return False
 
 
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
