@@ -183,7 +183,7 @@ def main() -> None:
     counts = scale_counts()
     model = classifier.model_path
     print(f"model {model}: {model.stat().st_size / 1e6:.2f} MB, "
-          f"threshold {classifier.threshold:.3f}, temperature {classifier.temperature:.3f}")
+          f"threshold {classifier.threshold:.4f}, temperature {classifier.temperature:.3f}")
     print(f"held-out decks: {', '.join(HELD_OUT_DECKS)}; scenes per deck: "
           + ", ".join(f"{k} {n}" for k, n in counts.items()) + f"; seed {SEED}")
     started = time.time()
