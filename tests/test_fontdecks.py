@@ -61,7 +61,9 @@ def test_a_deck_is_the_same_every_time_and_decks_differ():
 @pytest.mark.parametrize("card", ["AS", "7D", "TC", "KH"])
 def test_index_is_printed_in_both_corners_turned(deck, card):
     face = fontdecks.draw_face(deck, Card.parse(card), PICTURES)
-    assert face.shape[2] == 4 and face.shape[0] == fontdecks.FACE_HEIGHT
+    from vision.render.faces import FACE_HEIGHT
+
+    assert face.shape[2] == 4 and face.shape[0] == fontdecks.FACE_HEIGHT == FACE_HEIGHT
     quad = face_quad(face)
     top = index_crop(face[:, :, :3], quad)
     bottom = index_crop(face[:, :, :3], np.roll(quad, -2, axis=0))

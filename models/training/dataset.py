@@ -260,10 +260,12 @@ def _quiet_worker() -> None:
 def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int,
                  log=print) -> CropSet:
     """build(), kept in cache_dir under a key of everything that shapes the data."""
-    from vision.render.fontdecks import STYLE_VERSION
+    from vision.render.fontdecks import STYLE_VERSION, index_fonts, is_font_deck
 
+    # Font decks look different when other fonts are installed: their crops are then other crops.
+    fonts = [p.name for p in index_fonts()] if any(is_font_deck(d) for d in decks) else []
     key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
-                      "v": DATA_VERSION, "font_decks": STYLE_VERSION,
+                      "v": DATA_VERSION, "font_decks": [STYLE_VERSION, fonts],
                       "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION]}, sort_keys=True)
     path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():

@@ -41,7 +41,7 @@ _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsy
                    r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
-FACE_HEIGHT = 350
+FACE_HEIGHT = 350  # vision.render.faces.FACE_HEIGHT (which imports this module): all faces share it
 
 
 def is_font_deck(deck: str) -> bool:
