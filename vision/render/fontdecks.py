@@ -137,6 +137,7 @@ class DeckStyle:
     back_deck: str
 
 
+@functools.lru_cache(maxsize=256)
 def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
     """The style of font deck `deck`, drawn from its number (the same on every call)."""
     fonts, suits = index_fonts(), suit_fonts()
@@ -159,9 +160,9 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         stock = (g, g, g)
     margin = (u(0.03, 0.1), u(0.02, 0.07))
     suit_ratio = u(0.45, 1.0)
-    # The whole index (rank, gap, suit) stays inside the top 0.34 of the card, as on printed decks.
     # Small indices (as on tigullio-style decks) are the hardest to read: give them extra weight.
     rank_height = u(0.055, 0.08) if rng.random() < 0.3 else u(0.06, 0.16)
+    # The whole index (rank, gap, suit) stays inside the top 0.34 of the card, as on printed decks.
     rank_height = min(rank_height, (0.34 - margin[1]) / (1 + 1.15 * suit_ratio))
     red = (u(0, 90), u(0, 80), u(170, 245))  # crimson to pinkish
     black = (u(0, 60),) * 3 if rng.random() < 0.8 else (u(60, 110), u(20, 50), u(0, 40))  # black or navy
@@ -245,10 +246,17 @@ def rounded_mask(w: int, h: int, radius: float) -> np.ndarray:
     return cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA)
 
 
+@functools.lru_cache(maxsize=128)
+def _font(path: Path):
+    """A font at the size glyphs are set at before scaling (opened once per process)."""
+    _, _, ImageFont = _pil()
+    return ImageFont.truetype(str(path), 96)
+
+
 def _glyph(font_path: Path, text: str, height_px: float, squeeze: float = 1.0) -> np.ndarray:
     """Coverage (float32 0..1) of text set in font_path, trimmed and scaled so its ink is height_px high."""
-    Image, ImageDraw, ImageFont = _pil()
-    font = ImageFont.truetype(str(font_path), 96)
+    Image, ImageDraw, _ = _pil()
+    font = _font(font_path)
     left, top, right, bottom = font.getbbox(text)
     canvas = Image.new("L", (right - left + 8, bottom - top + 8), 0)
     ImageDraw.Draw(canvas).text((4 - left, 4 - top), text, fill=255, font=font)
