@@ -21,8 +21,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH)
 
-# Rebuild models/cards.onnx + labels.json from the SVG card decks and system fonts (30.5 min measured for
-# rendering and training on 2 cores, installs on top; see models/MODEL_CARD.md).
+# Rebuild models/cards.onnx + labels.json from the SVG card decks and system fonts (31 min measured on a
+# fresh clone, 2 cores, apt packages already installed; see models/MODEL_CARD.md).
 DECKS := /usr/share/carddecks
 FONTS := /usr/share/fonts/opentype/urw-base35
 MODEL_APT := kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
