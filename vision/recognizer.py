@@ -130,7 +130,6 @@ class Recognizer:
             return None
         return Recognition(None, float(reads[best][1]), quads[best])
 
-
     def contradicted(self, card, probs: np.ndarray) -> bool:
         """True when some corner's best guess, even unsure, is another card (more likely than not).
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad
+from vision.recognizer import quad_iou
 
 BACKGROUND_LABEL = 52
 CLASSES = 53
@@ -46,15 +47,6 @@ class CropSet:
 
     def subset(self, mask: np.ndarray) -> "CropSet":
         return CropSet(self.crops[mask], self.labels[mask], self.decks[mask], self.kinds[mask], self.scenes[mask])
-
-
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    area_a, area_b = abs(cv2.contourArea(a32)), abs(cv2.contourArea(b32))
-    if area_a <= 0 or area_b <= 0:
-        return 0.0
-    inter = max(float(cv2.intersectConvexConvex(a32, b32)[0]), 0.0)
-    return inter / (area_a + area_b - inter)
 
 
 def best_rotation(quad: np.ndarray, target: np.ndarray) -> tuple[int, float]:
