@@ -46,11 +46,13 @@ class PlacedCard:
     quad: 4x2 float32 image coordinates of the whole card, clockwise, starting at the top-left of the
     upright card — or at its bottom-right, the other index corner, when only that one shows.
     index_visible: whether either index corner is uncovered and in frame.
+    corners_visible: whether the index at quad[0], and the one at quad[2], is uncovered and in frame.
     """
 
     card: Card | None
     quad: np.ndarray
     index_visible: bool
+    corners_visible: tuple[bool, bool] = (True, True)
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,11 +170,11 @@ def _ground_truth(drawn, size: tuple[int, int]) -> list[PlacedCard]:
         if placement.prop is None:
             top_left = _visible_share(region_quad(quad, INDEX_REGION), covered)
             bottom_right = _visible_share(region_quad(np.roll(quad, -2, axis=0), INDEX_REGION), covered)
+            shown = (top_left >= INDEX_VISIBLE_SHARE, bottom_right >= INDEX_VISIBLE_SHARE)
             if top_left >= INDEX_VISIBLE_SHARE or top_left >= bottom_right:
-                found.append(PlacedCard(placement.card, quad, top_left >= INDEX_VISIBLE_SHARE))
+                found.append(PlacedCard(placement.card, quad, shown[0], shown))
             else:
-                found.append(PlacedCard(placement.card, np.roll(quad, -2, axis=0).copy(),
-                                        bottom_right >= INDEX_VISIBLE_SHARE))
+                found.append(PlacedCard(placement.card, np.roll(quad, -2, axis=0).copy(), shown[1], shown[::-1]))
         if alpha.size:
             ah, aw = alpha.shape
             covered[y0:y0 + ah, x0:x0 + aw] |= (alpha > 0.5).astype(np.uint8)
