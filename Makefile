@@ -21,8 +21,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH)
 
-# Rebuild models/cards.onnx + labels.json from the SVG card decks and system fonts (31 min measured on a
-# fresh clone, 2 cores, apt packages already installed; see models/MODEL_CARD.md).
+# Rebuild models/cards.onnx + labels.json (the classifier) and models/corners.onnx + corners.json (the
+# index-corner detector) from the SVG card decks and system fonts; see models/MODEL_CARD.md for the time.
 DECKS := /usr/share/carddecks
 FONTS := /usr/share/fonts/opentype/urw-base35
 MODEL_APT := kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
@@ -34,6 +34,7 @@ model: $(STAMP)
 	  else echo "make model needs the card decks, rsvg-convert and fonts; run:"; \
 	    echo "  sudo apt-get install $(MODEL_APT)"; exit 2; fi; fi
 	$(BIN)/python -m models.training
+	$(BIN)/python -m models.training.corners
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -6,6 +6,9 @@ within CORNER_TOLERANCE pixels of the truth; in rows, when a candidate starts at
 index corner within INDEX_TOLERANCE.  Precision counts candidates that match no card, back or prop
 as false, and those over a card that match none (an outline misplaced, or a whole card where a row
 card's visible index is wanted) as misplaced: the classifier may misread them.  Run: python -m bench finder   (or python bench/bench_finder.py [scenes per cell])
+
+The finder measured is the recognizer's: vision.finder's outlines and the corner detector's
+(vision.corners); MUGGINS_BENCH_CORNERS=none measures vision.finder alone, =path another detector.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import cv2
 import numpy as np
 
 from bench.machine import describe, pin_to_one_core
-from vision.finder import find_cards
+from bench.bench_vision import bench_finder
 from vision.render.backgrounds import TEXTURES
 from vision.render.decks import HELD_OUT_DECKS
 from vision.render.scenes import SCENE_KINDS, make_scene
@@ -78,6 +81,7 @@ def score_scene(scene, candidates, size) -> dict:
 
 def main(per_cell: int = 10) -> None:
     pin_to_one_core()
+    find_cards = bench_finder()
     size = (1280, 720)
     print(f"finder on held-out decks {', '.join(HELD_OUT_DECKS)}; {per_cell} scenes per kind and texture; "
           f"corners within {CORNER_TOLERANCE:g} px (rows: index corner within {INDEX_TOLERANCE:g} px)")

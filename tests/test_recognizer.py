@@ -3,8 +3,10 @@
 import numpy as np
 import pytest
 
+from bench.bench_vision import score_reads
 from cribbage.cards import Card
-from vision.recognizer import Recognizer, drop_overlaps, quad_iou
+from vision.finder import Candidate
+from vision.recognizer import Recognizer, drop_overlaps
 from vision.render.decks import HELD_OUT_DECKS
 from vision.render.scenes import make_scene
 from vision.types import Recognition
@@ -16,19 +18,13 @@ def recognizer():
 
 
 def reads_against_truth(scene, found):
-    """(right, wrong, unread) over the scene's face-up cards with an index showing; each
-    recognition is paired with at most one card, best overlap first (cards in a row overlap)."""
-    truths = [t for t in scene.cards if t.card is not None and t.index_visible]
-    pairs = sorted(((quad_iou(t.quad, r.quad), i, j) for i, t in enumerate(truths)
-                    for j, r in enumerate(found)), key=lambda p: -p[0])
-    match, used = {}, set()
-    for iou, i, j in pairs:
-        if iou >= 0.4 and i not in match and j not in used:
-            match[i] = found[j]
-            used.add(j)
-    right = sum(1 for i, t in enumerate(truths) if i in match and match[i].card == t.card)
-    unread = sum(1 for i in range(len(truths)) if i not in match or match[i].card is None)
-    return right, len(truths) - right - unread, unread
+    """(right, wrong, unread) over the scene's face-up cards with an index showing, judged as the
+    benchmark judges them (by the card under each report's index crop); a card reported where no
+    face-up card is counts as wrong too."""
+    verdicts, extra = score_reads(scene, found)
+    right = sum(v == "right" for _, v, _ in verdicts)
+    wrong = sum(v == "wrong" for _, v, _ in verdicts) + sum(rec.card is not None for rec, _ in extra)
+    return right, wrong, len(verdicts) - right - sum(v == "wrong" for _, v, _ in verdicts)
 
 
 def tally(recognizer, rng, kind, deck, scenes):
@@ -42,18 +38,18 @@ def tally(recognizer, rng, kind, deck, scenes):
 
 @pytest.mark.parametrize("deck", HELD_OUT_DECKS)
 def test_separate_cards_of_held_out_decks_are_read(recognizer, deck):
-    """Bounds are just under today's model's (85-95 % read here, none wrong; MODEL_CARD.md); the target is 99.5 %."""
+    """Bounds are under today's (95-100 % read here, none wrong; MODEL_CARD.md); the target is 99.5 %."""
     right, wrong, unread = tally(recognizer, np.random.default_rng([7, HELD_OUT_DECKS.index(deck)]),
                                  "separate", deck, 4)
     assert wrong == 0
-    assert right >= 0.75 * (right + unread), f"{right} right, {unread} unread"
+    assert right >= 0.9 * (right + unread), f"{right} right, {unread} unread"
 
 
 def test_rows_are_read_where_their_index_shows(recognizer):
     counts = [tally(recognizer, np.random.default_rng([8, i]), "row", deck, 2) for i, deck in enumerate(HELD_OUT_DECKS)]
     right, wrong, unread = (sum(c) for c in zip(*counts))
     assert wrong == 0
-    assert right >= 0.65 * (right + unread), f"{right} right, {unread} unread"
+    assert right >= 0.8 * (right + unread), f"{right} right, {unread} unread"  # today 28 of 32
 
 
 @pytest.mark.parametrize("kind", ["empty", "backs"])
@@ -167,3 +163,19 @@ def test_overlapping_outlines_are_one_card_the_read_one_kept():
     c = Recognition(Card.parse("5H"), 0.99, np.float32(box(200, 0)))
     kept = drop_overlaps([a, b, c])
     assert len(kept) == 2 and any(k is b for k in kept) and any(k is c for k in kept)
+
+
+def test_a_corner_found_inside_a_card_outlined_whole_is_no_other_card():
+    # A deck with an index in all four corners, one seen askew by the corner detector inside a card
+    # the finder outlined whole: nothing lies on that card, so its other reading is dropped.
+    whole = np.float32(box(0, 0, 140, 200))
+    inner = np.float32(box(60, 90))
+    apart = np.float32(box(300, 0))
+    outlines = [Candidate((whole, np.roll(whole, -2, axis=0))), Candidate((inner,), True, 0.5, by_corner=True),
+                Candidate((apart,), True, 0.5, by_corner=True)]
+    found = recognize_with(outlines, [row_of(17), row_of(17), row_of(30), row_of(31)])
+    assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 31)]
+    # Found by its outline, a card lying over the whole one (its index inside it) is reported.
+    outlines[1] = Candidate((inner,), True, 0.5)
+    found = recognize_with(outlines, [row_of(17), row_of(17), row_of(30), row_of(31)])
+    assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 30, 31)]

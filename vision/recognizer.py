@@ -69,9 +69,10 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def default_finder():
-    from vision.finder import find_cards
+    """The card finder's outlines, and the index-corner detector's corners it missed."""
+    from vision.corners import CornerFinder
 
-    return find_cards
+    return CornerFinder()
 
 
 def default_cropper():
@@ -100,13 +101,17 @@ class Recognizer:
             return []
         crops = [self.cropper(image, quad) for _, quad in trials]
         probs = self.classifier.probabilities(crops)
-        found = []
-        for n in range(len(candidates)):
+        found, whole = [], []
+        for n, candidate in enumerate(candidates):
             rows = [i for i, (owner, _) in enumerate(trials) if owner == n]
             rec = self.decide(rows, [trials[i][1] for i in rows], probs[rows])
-            if rec is not None:
-                found.append(rec)
-        return drop_overlaps(found)
+            if rec is None:
+                continue
+            if rec.card is not None and not getattr(candidate, "covered", False) \
+                    and not getattr(candidate, "by_corner", False):
+                whole.append(rec)
+            found.append((rec, getattr(candidate, "by_corner", False)))
+        return drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
 
     def decide(self, rows, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
         """One candidate's reading from its corners' probabilities, or None when it is no card.
@@ -142,6 +147,20 @@ class Recognizer:
                     and row[guess] > CONTRADICTION:
                 return True
         return False
+
+
+def on_another_card(rec: Recognition, whole: Sequence[Recognition]) -> bool:
+    """True when rec was cut from inside a card outlined whole and read as another card.
+
+    Nothing lies on a card whose outline shows all round, so a corner found inside it is its own
+    print seen askew (a deck with an index in every corner, a pip), not a card of its own.
+    """
+    from vision.crops import INDEX_REGION, region_quad
+
+    centre = region_quad(rec.quad, INDEX_REGION).mean(axis=0)
+    point = (float(centre[0]), float(centre[1]))
+    return any(other.card != rec.card and cv2.pointPolygonTest(np.asarray(other.quad, np.float32), point, False) > 0
+               for other in whole)
 
 
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:

@@ -1,0 +1,141 @@
+"""The index-corner detector: training targets and decoding agree, views keep the right corners, and
+the committed model finds the corners of held-out decks' cards the finder leaves alone."""
+
+import json
+
+import numpy as np
+import pytest
+
+from models.training.corner_data import scene_view, targets
+from vision.corners import STRIDE, CornerDetector, CornerFinder, corner_candidates, decode
+from vision.errors import ModelError
+from vision.render.scenes import make_scene
+
+
+def perfect_output(corners: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """What a perfect network would say for these corners: the targets, the heat as logits."""
+    heat, reg, _ = targets(corners, shape)
+    logit = np.where(heat >= 1.0, 8.0, -8.0)[None]
+    return np.concatenate([logit, reg]).astype(np.float32)
+
+
+def truth_quads(corners: np.ndarray) -> list[np.ndarray]:
+    return [np.stack([c[:2], c[:2] + c[2:4], c[:2] + c[2:4] + c[4:6], c[:2] + c[4:6]]) for c in corners]
+
+
+def test_targets_decode_back_to_the_corners():
+    corners = np.float32([[100.3, 60.7, 40, 2, -3, 58],      # upright, a little turned
+                          [300.0, 200.0, -38, -5, 6, -55],   # upside down
+                          [31.0, 150.2, 1, -42, 60, 2]])     # on its side
+    hits = decode(perfect_output(corners, (288, 512)), 1.0, 0.5)
+    assert len(hits) == 3
+    for truth in truth_quads(corners):
+        best = min(hits, key=lambda h: np.abs(h.quad - truth).max())
+        assert np.abs(best.quad - truth).max() < 1e-3
+
+
+def test_decode_scales_to_the_frame_and_refuses_anticlockwise_or_unlikely_shapes():
+    corners = np.float32([[100, 60, 40, 0, 0, 58]])
+    hit, = decode(perfect_output(corners, (288, 512)), 0.4, 0.5)
+    assert np.allclose(hit.quad[0], [(100.5 / 0.4) - 0.5, (60.5 / 0.4) - 0.5], atol=1e-3)
+    assert np.allclose(hit.quad[2] - hit.quad[0], [100, 145], atol=1e-3)
+    mirrored = np.float32([[100, 60, -40, 0, 0, 58]])       # across runs the wrong way: a mirror image
+    assert decode(perfect_output(mirrored, (288, 512)), 1.0, 0.5) == []
+    square = np.float32([[100, 60, 58, 0, 0, 58]])
+    assert decode(perfect_output(square, (288, 512)), 1.0, 0.5) == []
+
+
+def test_neighbouring_corners_of_a_row_stay_apart():
+    step = 14.0  # a row of small cards, laid a quarter card apart
+    corners = np.float32([[100 + k * step, 100, 40, 0, 0, 57] for k in range(4)])
+    hits = decode(perfect_output(corners, (288, 512)), 1.0, 0.5)
+    assert sorted(round(float(h.quad[0, 0])) for h in hits) == [100, 114, 128, 142]
+
+
+def test_views_keep_visible_index_corners_only():
+    rng = np.random.default_rng(5)
+    scene = make_scene(rng, "row", "standard")
+    image, corners = scene_view(scene, np.random.default_rng(1), zoom=1.0)
+    assert image.shape == (288, 512, 3)
+    faces = [t for t in scene.cards if t.card is not None]
+    shown = [np.roll(t.quad, -turn, axis=0) for t in faces for turn, seen in zip((0, 2), t.corners_visible) if seen]
+    assert len(shown) > len(faces)  # the top cards show both corners
+    assert len(corners) == len(shown)
+    for quad, found in zip(shown, corners):
+        assert np.allclose((quad[0] + 0.5) * 0.4 - 0.5, found[:2], atol=1e-3)
+        assert np.allclose((quad[3] - quad[0]) * 0.4, found[4:], atol=1e-3)
+    zoomed = scene_view(scene, np.random.default_rng(1), zoom=1.6)[1]
+    assert len(zoomed) < len(shown)  # part of the scene is out of view
+    backs = make_scene(np.random.default_rng(6), "backs", "standard")
+    assert len(scene_view(backs, np.random.default_rng(1))[1]) == 0
+
+
+def test_corner_candidates_pair_a_lone_cards_corners_and_skip_offered_ones():
+    from vision.corners import CornerHit
+
+    quad = np.float32([[0, 0], [70, 0], [70, 100], [0, 100]])
+    a = CornerHit(quad, 0.9)
+    b = CornerHit(np.roll(quad, -2, axis=0), 0.8)
+    lone, = corner_candidates([a, b], [])
+    assert len(lone.quads) == 2 and not lone.covered
+    covered = CornerHit(quad + [30, 0], 0.7)
+    out = corner_candidates([a, covered], [quad + [1, 2]])  # the finder offered a's corner already
+    assert len(out) == 1 and out[0].covered and np.allclose(out[0].quad, covered.quad)
+
+
+def test_missing_or_broken_model_files_say_what_to_do(tmp_path):
+    with pytest.raises(ModelError, match="make model"):
+        CornerDetector(tmp_path / "corners.onnx")
+    (tmp_path / "corners.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="make model"):
+        CornerDetector(tmp_path / "corners.onnx")
+    (tmp_path / "corners.json").write_text(json.dumps({"threshold": 0.3}))
+    with pytest.raises(ModelError, match="cannot be loaded"):
+        CornerDetector(tmp_path / "corners.onnx")
+
+
+# The committed model finds 49 of 64 (rows) and 67 of 79 (separate) here, with 3.0 and 2.4 false
+# peaks a scene (most of them a true corner with the card's far end misjudged, or dondorf's indices
+# printed in all four corners).
+MIN_FOUND = {"row": 0.72, "separate": 0.8}
+MAX_FALSE_PER_SCENE = 4
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return CornerDetector()
+
+
+@pytest.mark.parametrize("kind", ["row", "separate"])
+def test_the_committed_detector_finds_held_out_decks_index_corners(detector, kind):
+    """Held-out decks (never trained on), seeded scenes: the share of visible index corners found
+    with the card's far corner in place, and few peaks elsewhere. Bounds sit under what the
+    committed model does (MODEL_CARD.md); the classifier, not the detector, refuses what is no card."""
+    from models.training.corners import matches
+    from vision.render.decks import HELD_OUT_DECKS
+
+    found = total = false = 0
+    for i, deck in enumerate(HELD_OUT_DECKS):
+        rng = np.random.default_rng([11, i])
+        for _ in range(3):
+            scene = make_scene(rng, kind, deck)
+            corners = scene_view(scene, rng, zoom=1.0)[1]
+            scale = 512 / scene.image.shape[1]
+            truths = np.concatenate([(corners[:, :2] + 0.5) / scale - 0.5, corners[:, 2:] / scale], axis=1)
+            f, x = matches(detector.detect(scene.image), truths, 1.0)
+            found, false, total = found + f, false + x, total + len(corners)
+    assert found >= MIN_FOUND[kind] * total, f"{found} of {total} corners found"
+    assert false <= MAX_FALSE_PER_SCENE * 9, f"{false} false peaks in 9 scenes"
+
+
+def test_corners_the_finder_missed_are_offered_once():
+    scene = make_scene(np.random.default_rng(3), "row", "penguins")
+    finder = CornerFinder()
+    found = finder(scene.image)
+    by_corner = [c for c in found if c.by_corner]
+    outlined = [q for c in found if not c.by_corner for q in c.quads]
+    for cand in by_corner:
+        for quad in cand.quads:
+            length = float(np.linalg.norm(quad[3] - quad[0]))
+            assert not any(np.linalg.norm(quad[0] - q[0]) < 0.1 * length and
+                           np.linalg.norm(quad[3] - q[3]) < 0.1 * length for q in outlined)

@@ -1,0 +1,185 @@
+"""The index-corner detector: a small fully convolutional network that points at every card corner
+whose index shows, and says which way the card runs from there.
+
+The card finder (vision.finder) outlines cards by their edges and brightness; where a card's edge is
+faint (grey faces on a light table, a row's white cards laid on each other) it finds nothing.  This
+network looks for the thing that matters instead: an index corner.  It reads the frame shrunk to
+INPUT_WIDTH pixels across and, on a grid of STRIDE pixels, gives
+  - a heat map: how likely a visible index corner (the card's outer corner beside rank and suit)
+    lies in the cell;
+  - where in the cell the corner lies;
+  - the card's two sides from that corner: `across` (to the next corner clockwise, the short side)
+    and `down` (to the previous corner, the long side), in units of VECTOR_SCALE input pixels.
+A peak becomes a whole-card outline (a parallelogram: the camera's small tilt barely bends it),
+which is all the index crop needs.  Corners the finder has already offered are not offered twice.
+
+Output layout (models/corners.onnx, N x 7 x H/STRIDE x W/STRIDE): heat logit, cell offset x and
+y (0..1), across x y, down x y.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from vision.errors import ModelError
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODELS_DIR / "corners.onnx"
+INPUT_WIDTH = 512        # the frame is shrunk to this many pixels across (aspect kept)
+STRIDE = 4               # input pixels per output cell
+VECTOR_SCALE = 64.0      # input pixels per unit of the across / down outputs
+MAX_CORNERS = 60         # peaks examined per frame
+SAME_CORNER = 0.15       # two corners within this share of the card's length are one
+SHAPE_RANGE = (0.5, 0.95)  # accepted across / down length ratio of a decoded card
+
+
+def meta_path_for(model_path: Path) -> Path:
+    return model_path.with_suffix(".json")
+
+
+@dataclass(frozen=True)
+class CornerHit:
+    """One index corner: quad is the whole card (4x2 float32, frame pixels, clockwise from the corner)."""
+
+    quad: np.ndarray
+    score: float
+
+    @property
+    def length(self) -> float:
+        return float(np.linalg.norm(self.quad[3] - self.quad[0]))
+
+
+class CornerDetector:
+    """detect(image) -> [CornerHit], best first; runs models/corners.onnx on one thread."""
+
+    def __init__(self, model_path: str | Path | None = None, *, threshold: float | None = None):
+        self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
+        if not self.model_path.is_file():
+            raise ModelError(f"corner model {self.model_path} is missing: run `make model` to build it")
+        try:
+            meta = json.loads(meta_path_for(self.model_path).read_text(encoding="utf-8"))
+            self.threshold = float(meta["threshold"] if threshold is None else threshold)
+        except FileNotFoundError:
+            raise ModelError(f"corner model settings {meta_path_for(self.model_path)} are missing: "
+                             "run `make model` to build them") from None
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"corner model settings {meta_path_for(self.model_path)} cannot be read: "
+                             f"{exc}") from None
+        self.meta = meta
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self._session = ort.InferenceSession(str(self.model_path), sess_options=options,
+                                                 providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own classes for corrupt files
+            raise ModelError(f"corner model {self.model_path} cannot be loaded: {exc}") from None
+        self._input_name = self._session.get_inputs()[0].name
+
+    def outputs(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        """The network's raw output for a BGR frame (7 x h x w) and the frame-to-input scale."""
+        batch, scale = to_input(image)
+        return self._session.run(None, {self._input_name: batch})[0][0], scale
+
+    def detect(self, image: np.ndarray) -> list[CornerHit]:
+        out, scale = self.outputs(image)
+        return decode(out, scale, self.threshold)
+
+
+def input_size(width: int, height: int) -> tuple[int, int]:
+    """(w, h) of the network's input for a frame: INPUT_WIDTH across, both a multiple of 16."""
+    scale = INPUT_WIDTH / width
+    h = max(16, int(round(height * scale / 16)) * 16)
+    return INPUT_WIDTH, h
+
+
+def to_input(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame as the network takes it (1 x 3 x h x w float, 0..1) and the scale applied."""
+    h, w = image.shape[:2]
+    iw, ih = input_size(w, h)
+    small = cv2.resize(image, (iw, ih), interpolation=cv2.INTER_AREA)
+    batch = small.transpose(2, 0, 1)[None].astype(np.float32) / np.float32(255.0)
+    return batch, iw / w
+
+
+def decode(out: np.ndarray, scale: float | tuple[float, float], threshold: float,
+           limit: int = MAX_CORNERS) -> list[CornerHit]:
+    """Peaks of the heat map over threshold, as whole-card outlines in frame pixels (best first)."""
+    sx, sy = (scale, scale) if np.isscalar(scale) else scale
+    heat = 1.0 / (1.0 + np.exp(-out[0].astype(np.float32)))
+    peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[:limit]
+    hits = []
+    for y, x in zip(ys[order], xs[order]):
+        # Input pixel centres sit at integers; the cell grid starts at the image's outer edge (-0.5).
+        px = (x + out[1, y, x]) * STRIDE - 0.5
+        py = (y + out[2, y, x]) * STRIDE - 0.5
+        corner = np.array([(px + 0.5) / sx - 0.5, (py + 0.5) / sy - 0.5], np.float32)
+        across = np.array([out[3, y, x] / sx, out[4, y, x] / sy], np.float32) * VECTOR_SCALE
+        down = np.array([out[5, y, x] / sx, out[6, y, x] / sy], np.float32) * VECTOR_SCALE
+        ratio = np.linalg.norm(across) / max(float(np.linalg.norm(down)), 1e-6)
+        if not SHAPE_RANGE[0] <= ratio <= SHAPE_RANGE[1] or across[0] * down[1] - across[1] * down[0] <= 0:
+            continue  # not a card's shape, or its corners would run anticlockwise
+        quad = np.stack([corner, corner + across, corner + across + down, corner + down]).astype(np.float32)
+        hits.append(CornerHit(quad, float(heat[y, x])))
+    return hits
+
+
+def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
+    return float(np.linalg.norm(np.asarray(a) - np.asarray(b))) <= SAME_CORNER * length
+
+
+def corner_candidates(hits: Sequence[CornerHit], offered: Sequence[np.ndarray]):
+    """Candidates for the corners no offered outline (finder orderings) starts at.
+
+    Two corners at opposite ends of one card make one candidate read at both (a lone card); a
+    corner alone is a covered card, read at that corner only.  Each is marked as found by its corner.
+    """
+    from vision.finder import Candidate
+
+    def same(quad: np.ndarray, other: np.ndarray) -> bool:
+        length = float(np.linalg.norm(quad[3] - quad[0]))
+        return near(quad[0], other[0], length) and near(quad[3], other[3], length)
+
+    fresh = [h for h in hits if not any(same(h.quad, q) for q in offered)]
+    used: set[int] = set()
+    out = []
+    for i, hit in enumerate(fresh):
+        if i in used:
+            continue
+        used.add(i)
+        mate = next((j for j, other in enumerate(fresh) if j not in used
+                     and near(other.quad[0], hit.quad[2], hit.length)
+                     and near(hit.quad[0], other.quad[2], hit.length)), None)
+        if mate is None:
+            out.append(Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True))
+        else:
+            used.add(mate)
+            out.append(Candidate((hit.quad, fresh[mate].quad), covered=False, score=hit.score, by_corner=True))
+    return out
+
+
+class CornerFinder:
+    """A finder (image -> Candidates): vision.finder's outlines, then the detector's other corners."""
+
+    def __init__(self, detector: CornerDetector | None = None,
+                 finder: Callable[[np.ndarray], Sequence] | None = None):
+        from vision.finder import find_cards
+
+        self.detector = detector if detector is not None else CornerDetector()
+        self.finder = finder if finder is not None else find_cards
+
+    def __call__(self, image: np.ndarray) -> list:
+        found = list(self.finder(image))
+        offered = [np.asarray(q, np.float32).reshape(4, 2) for c in found for q in c.quads]
+        return found + corner_candidates(self.detector.detect(image), offered)
