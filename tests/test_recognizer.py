@@ -179,3 +179,16 @@ def test_a_corner_found_inside_a_card_outlined_whole_is_no_other_card():
     outlines[1] = Candidate((inner,), True, 0.5)
     found = recognize_with(outlines, [row_of(17), row_of(17), row_of(30), row_of(31)])
     assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 30, 31)]
+
+
+def test_neighbours_in_a_row_laid_down_their_length_are_two_cards():
+    # Cards laid a third of their length apart: their outlines overlap by half, read at corners apart.
+    upper = Recognition(Card.parse("5H"), 0.99, np.float32(box(0, 0)))
+    lower = Recognition(Card.parse("9C"), 0.98, np.float32(box(0, 33)))
+    assert len(drop_overlaps([upper, lower])) == 2
+    # Read as another card at the card's other end (an index seen askew there): one card, the surer.
+    other_end = Recognition(Card.parse("AS"), 0.97, np.roll(np.float32(box(2, 3)), -2, axis=0))
+    assert drop_overlaps([upper, other_end]) == [upper]
+    # Read as another card at the same corner: one card.
+    same_corner = Recognition(Card.parse("AS"), 0.97, np.float32(box(2, 3)))
+    assert drop_overlaps([upper, same_corner]) == [upper]

@@ -4,8 +4,9 @@ Each outline is read at every index corner the finder offers (both for a lone ca
 either way up; the one that shows for a card covered in a row). The confident reading wins; two
 readings that disagree (one confident, the other more likely than not another card) are a card seen
 but not read, never a guess. Outlines whose every corner looks like "not a card" are
-dropped. Two outlines covering the same place are one card; the same card at two places is reported
-twice (two decks, or a misread: the controller decides).
+dropped. Two outlines covering the same place are one card, unless both are read, as different
+cards, at index corners apart (two cards of a row, laid a little apart, overlap that much); the same
+card at two places is reported twice (two decks, or a misread: the controller decides).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import numpy as np
 from vision.classifier import CardClassifier
 from vision.types import Recognition
 
-OVERLAP_IOU = 0.5          # two outlines this much alike are the same card
+OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
+CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart
 SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is this sure it shows an index
 CONTRADICTION = 0.5        # a read is refused when another corner thinks another card this likely
 
@@ -163,12 +165,28 @@ def on_another_card(rec: Recognition, whole: Sequence[Recognition]) -> bool:
                for other in whole)
 
 
+def same_place(a: Recognition, b: Recognition) -> bool:
+    """Whether two recognitions are one card seen twice.
+
+    Outlines that overlap this much are one card, except two reads of different cards whose reading
+    corners lie apart: in a row laid down the cards' length, neighbours' outlines overlap by half.
+    Read at the two ends of one card (an index corner and the one diagonally opposite), they are one.
+    """
+    if quad_iou(a.quad, b.quad) < OVERLAP_IOU:
+        return False
+    if a.card is None or b.card is None or a.card == b.card:
+        return True
+    reach = CORNERS_APART * float(np.linalg.norm(a.quad[3] - a.quad[0]))
+    pairs = ((a.quad[0], b.quad[0]), (a.quad[0], b.quad[2]), (a.quad[2], b.quad[0]))
+    return any(float(np.linalg.norm(p - q)) < reach for p, q in pairs)
+
+
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
     """Keep one Recognition per place: read before unread, then the more confident."""
     order = sorted(found, key=lambda r: (r.card is not None, r.confidence), reverse=True)
     kept: list[Recognition] = []
     for rec in order:
-        if all(quad_iou(rec.quad, other.quad) < OVERLAP_IOU for other in kept):
+        if not any(same_place(rec, other) for other in kept):
             kept.append(rec)
     kept.sort(key=lambda r: (r.centre[1], r.centre[0]))
     return kept
