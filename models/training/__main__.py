@@ -38,27 +38,19 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from models.training.dataset import BACKGROUND_LABEL, CLASSES, cached_build
+    from models.training.decks import scenes_per_deck
     from models.training.export import export
     from models.training.train import log, train
-    from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
-    from vision.render.fontdecks import font_deck_names, is_validation_deck, suit_fonts
+    from vision.render.decks import HELD_OUT_DECKS
+    from vision.render.fontdecks import is_validation_deck
 
     torch.set_num_threads(args.threads)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     started = time.time()
-    decks = list(training_decks())
-    if not decks:
-        print(f"no training decks are installed: run `{INSTALL_HINT}`", file=sys.stderr)
+    scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
+                             args.scenes_per_font_deck, log)
+    if scenes is None:
         return 2
-    assert not set(decks) & set(HELD_OUT_DECKS)
-    log(f"training decks: {', '.join(decks)}; held out: {', '.join(HELD_OUT_DECKS)}")
-    scenes = {deck: args.scenes_per_deck for deck in decks}
-    if args.font_decks or args.validation_font_decks:
-        suit_fonts()  # fails here, with the packages to install, when there are no fonts
-        names = font_deck_names(args.font_decks) + font_deck_names(args.validation_font_decks, validation=True)
-        scenes.update({deck: args.scenes_per_font_deck for deck in names})
-        log(f"and {args.font_decks} synthetic font decks for training, {args.validation_font_decks} in other "
-            f"fonts for validation only; {args.scenes_per_font_deck} scenes each")
     decks = list(scenes)
     data = cached_build(args.cache, decks, scenes, args.seed, args.workers, log)
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "

@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.training.dataset import _quiet_worker
 from vision.corners import INPUT_WIDTH, STRIDE, VECTOR_SCALE, input_size
 from vision.crops import INDEX_REGION, region_quad
 
@@ -119,10 +120,6 @@ def plan_jobs(scenes: dict[str, int], seed: int) -> list[tuple[str, str, int]]:
                 jobs.append((deck, kind, 7_000_003 + seed * 1_000_003 + d_i * 100_000 + n))
                 n += 1
     return jobs
-
-
-def _quiet_worker() -> None:
-    cv2.setNumThreads(1)
 
 
 def build(scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet:

@@ -45,10 +45,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def log(message: str) -> None:
-    print(time.strftime("%H:%M:%S ") + message, flush=True)
-
-
 def batch_of(views, picks: np.ndarray, rng: np.random.Generator, patch: int | None):
     """Input, heat, regression and mask tensors for the views `picks`, cut to random patches."""
     import torch
@@ -141,6 +137,7 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
 
     from models.training.augment import jitter_blur_noise, jitter_photometry
     from models.training.corner_net import CornerNet
+    from models.training.train import log
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -199,24 +196,19 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     from models.training.corner_data import cached_build
-    from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
-    from vision.render.fontdecks import font_deck_names, is_validation_deck, suit_fonts
+    from models.training.decks import scenes_per_deck
+    from models.training.train import log
+    from vision.render.decks import HELD_OUT_DECKS
+    from vision.render.fontdecks import is_validation_deck
 
     torch.set_num_threads(args.threads)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     started = time.time()
-    decks = list(training_decks())
-    if not decks:
-        print(f"no training decks are installed: run `{INSTALL_HINT}`", file=sys.stderr)
+    log("corner detector:")
+    scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
+                             args.scenes_per_font_deck, log)
+    if scenes is None:
         return 2
-    assert not set(decks) & set(HELD_OUT_DECKS)
-    scenes = {deck: args.scenes_per_deck for deck in decks}
-    if args.font_decks or args.validation_font_decks:
-        suit_fonts()  # fails here, with the packages to install, when there are no fonts
-        names = font_deck_names(args.font_decks) + font_deck_names(args.validation_font_decks, validation=True)
-        scenes.update({deck: args.scenes_per_font_deck for deck in names})
-    log(f"corner detector: {len(decks)} card decks and {len(scenes) - len(decks)} font decks; "
-        f"held out: {', '.join(HELD_OUT_DECKS)}")
     views = cached_build(args.cache, scenes, args.seed, args.workers, log)
     names = list(scenes)
     held = np.isin(views.decks, [i for i, d in enumerate(names) if is_validation_deck(d)]) | (views.scenes % 10 == 0)
