@@ -1,6 +1,6 @@
 """The card classifier: index-corner crops in, (card or None, calibrated confidence) out.
 
-It runs models/cards.onnx with onnxruntime on one thread (the Pi has other work to do) and reads
+It runs models/cards.onnx with onnxruntime on one thread (vision.onnx_session) and reads
 models/labels.json for the class names, the temperature that calibrates the model's scores and the
 threshold under which a read is refused. Refusing is the point: a card reported unreadable costs a
 player a second to re-place it; a card read wrong is a false accusation of an over-claim.
@@ -16,6 +16,7 @@ import numpy as np
 
 from cribbage.cards import Card
 from vision.errors import ModelError
+from vision.onnx_session import open_session
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "cards.onnx"
@@ -68,26 +69,13 @@ class CardClassifier:
         self.temperature = float(meta["temperature"])
         self.threshold = float(meta["threshold"] if threshold is None else threshold)
         self.meta = meta
-        self._session = self._open_session()
+        self._session = open_session(self.model_path, "card model")
         inp = self._session.get_inputs()[0]
         self._input_name = inp.name
         _, self.channels, self.height, self.width = inp.shape
         if len(self.labels) != self._session.get_outputs()[0].shape[1]:
             raise ModelError(f"{self.model_path} has {self._session.get_outputs()[0].shape[1]} outputs "
                              f"but labels.json names {len(self.labels)} classes")
-
-    def _open_session(self):
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        try:
-            return ort.InferenceSession(str(self.model_path), sess_options=options,
-                                        providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own classes for corrupt files
-            raise ModelError(f"card model {self.model_path} cannot be loaded: {exc}") from None
 
     @property
     def crop_size(self) -> tuple[int, int]:

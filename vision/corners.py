@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from vision.errors import ModelError
+from vision.onnx_session import open_session
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "corners.onnx"
@@ -72,17 +73,7 @@ class CornerDetector:
             raise ModelError(f"corner model settings {meta_path_for(self.model_path)} cannot be read: "
                              f"{exc}") from None
         self.meta = meta
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        try:
-            self._session = ort.InferenceSession(str(self.model_path), sess_options=options,
-                                                 providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own classes for corrupt files
-            raise ModelError(f"corner model {self.model_path} cannot be loaded: {exc}") from None
+        self._session = open_session(self.model_path, "corner model")
         self._input_name = self._session.get_inputs()[0].name
 
     def outputs(self, image: np.ndarray) -> tuple[np.ndarray, float]:
