@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.classifier import CardClassifier
+from vision.crops import INDEX_REGION, region_quad
 from vision.types import Recognition
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
@@ -157,8 +158,6 @@ def on_another_card(rec: Recognition, whole: Sequence[Recognition]) -> bool:
     Nothing lies on a card whose outline shows all round, so a corner found inside it is its own
     print seen askew (a deck with an index in every corner, a pip), not a card of its own.
     """
-    from vision.crops import INDEX_REGION, region_quad
-
     centre = region_quad(rec.quad, INDEX_REGION).mean(axis=0)
     point = (float(centre[0]), float(centre[1]))
     return any(other.card != rec.card and cv2.pointPolygonTest(np.asarray(other.quad, np.float32), point, False) > 0
