@@ -21,9 +21,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH)
 
-# Rebuild models/corners.onnx + corners.json (the index-corner detector), then models/cards.onnx +
-# labels.json (the classifier, from crops cut by the card finder and that detector), from the SVG card
-# decks and system fonts; see models/MODEL_CARD.md for the time.
+# Rebuild models/cards.onnx + labels.json (the classifier) and models/corners.onnx + corners.json (the
+# index-corner detector) from the SVG card decks and system fonts; see models/MODEL_CARD.md for the time.
 DECKS := /usr/share/carddecks
 FONTS := /usr/share/fonts/opentype/urw-base35
 MODEL_APT := kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
@@ -34,8 +33,8 @@ model: $(STAMP)
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q $(MODEL_APT); \
 	  else echo "make model needs the card decks, rsvg-convert and fonts; run:"; \
 	    echo "  sudo apt-get install $(MODEL_APT)"; exit 2; fi; fi
-	$(BIN)/python -m models.training.corners
 	$(BIN)/python -m models.training
+	$(BIN)/python -m models.training.corners
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,9 +1,8 @@
 """The crop set: index crops cut from rendered scenes of the training decks, labelled from ground truth.
 
-Crops are cut the way inference cuts them: the recognizer's finder (the card finder's outlines and
-the corner detector's corners, vision.corners.CornerFinder) runs on every scene, each outline it
-reports is matched to the ground-truth card beneath it, and the crop is taken with the finder's
-corners (vision.crops.index_crop). Exact ground-truth crops, jittered ones and crops whose
+Crops are cut the way inference cuts them: the project's card finder runs on every scene, each
+outline it reports is matched to the ground-truth card beneath it, and the crop is taken with the
+finder's corners (vision.crops.index_crop). Exact ground-truth crops, jittered ones and crops whose
 corners are badly off are added. Labels: 0..51 the cards (Card.index), 52 "not a card" — card backs,
 bare table, props (hands, phones, paper), the blank corners of a card, crops knocked off the index,
 and every outline the finder reports on something that is not a face-up card.
@@ -13,7 +12,6 @@ Only decks listed by vision.render.decks.training_decks() are ever rendered here
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import multiprocessing
@@ -28,14 +26,13 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad
-from vision.finder import find_cards
 from vision.recognizer import quad_iou
 
 BACKGROUND_LABEL = 52
 CLASSES = 53
 KIND_WEIGHTS = {"separate": 0.40, "row": 0.30, "backs": 0.10, "empty": 0.05, "distractors": 0.15}
 MATCH_IOU = 0.5
-DATA_VERSION = 7  # bump when the way crops are cut or labelled changes
+DATA_VERSION = 6  # bump when the way crops are cut or labelled changes
 
 
 @dataclass
@@ -186,20 +183,13 @@ def random_table_quad(rng: np.random.Generator, shape) -> np.ndarray:
     return (base @ rot.T + [cx, cy]).astype(np.float32)
 
 
-@functools.lru_cache(maxsize=1)
 def load_finder():
-    """The recognizer's finder: the card finder's outlines and the corner detector's corners (the
-    detector in models/, which `make model` trains first); the card finder alone if there is none."""
-    from vision.corners import DEFAULT_MODEL, CornerFinder
-
-    return CornerFinder() if DEFAULT_MODEL.is_file() else find_cards
-
-
-def finder_key() -> str:
-    """What the crops depend on of the finder: which corner detector it runs, if any."""
-    from vision.corners import DEFAULT_MODEL
-
-    return hashlib.sha1(DEFAULT_MODEL.read_bytes()).hexdigest()[:12] if DEFAULT_MODEL.is_file() else "none"
+    """V1's card finder, or None (ground-truth crops only) when it is not in this checkout yet."""
+    try:
+        from vision.finder import find_cards
+    except ImportError:
+        return None
+    return find_cards
 
 
 def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray]:
@@ -235,7 +225,7 @@ def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, wo
     """Render every planned scene (in `workers` processes) and collect its crops."""
     jobs = plan_jobs(decks, scenes_per_deck, seed)
     log(f"rendering {len(jobs)} scenes of {len(decks)} decks in {workers} processes; "
-        f"finder: vision.finder, corner detector {finder_key()}")
+        f"finder: {'vision.finder' if load_finder() else 'none yet, ground truth only'}")
     kinds = list(KIND_WEIGHTS)
     parts, start = [], time.time()
     # Spawned, not forked: a fork after torch has started its threads can hang.
@@ -266,7 +256,7 @@ def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[
 
     # Font decks look different when other fonts are installed: their crops are then other crops.
     fonts = [p.name for p in index_fonts()] if any(is_font_deck(d) for d in decks) else []
-    key = json.dumps({"finder": finder_key(), "decks": decks, "n": scenes_per_deck, "seed": seed,
+    key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
                       "v": DATA_VERSION, "font_decks": [STYLE_VERSION, fonts],
                       "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION]}, sort_keys=True)
     path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
