@@ -39,6 +39,9 @@ def test_decode_scales_to_the_frame_and_refuses_anticlockwise_or_unlikely_shapes
     hit, = decode(perfect_output(corners, (288, 512)), 0.4, 0.5)
     assert np.allclose(hit.quad[0], [(100.5 / 0.4) - 0.5, (60.5 / 0.4) - 0.5], atol=1e-3)
     assert np.allclose(hit.quad[2] - hit.quad[0], [100, 145], atol=1e-3)
+    hit, = decode(perfect_output(corners, (288, 512)), (0.4, 0.5), 0.5)  # height rounded to 16s
+    assert np.allclose(hit.quad[0], [(100.5 / 0.4) - 0.5, (60.5 / 0.5) - 0.5], atol=1e-3)
+    assert np.allclose(hit.quad[2] - hit.quad[0], [100, 116], atol=1e-3)
     mirrored = np.float32([[100, 60, -40, 0, 0, 58]])       # across runs the wrong way: a mirror image
     assert decode(perfect_output(mirrored, (288, 512)), 1.0, 0.5) == []
     square = np.float32([[100, 60, 58, 0, 0, 58]])

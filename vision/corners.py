@@ -76,8 +76,8 @@ class CornerDetector:
         self._session = open_session(self.model_path, "corner model")
         self._input_name = self._session.get_inputs()[0].name
 
-    def outputs(self, image: np.ndarray) -> tuple[np.ndarray, float]:
-        """The network's raw output for a BGR frame (7 x h x w) and the frame-to-input scale."""
+    def outputs(self, image: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+        """The network's raw output for a BGR frame (7 x h x w) and the frame-to-input scales (x, y)."""
         batch, scale = to_input(image)
         return self._session.run(None, {self._input_name: batch})[0][0], scale
 
@@ -93,13 +93,14 @@ def input_size(width: int, height: int) -> tuple[int, int]:
     return INPUT_WIDTH, h
 
 
-def to_input(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The frame as the network takes it (1 x 3 x h x w float, 0..1) and the scale applied."""
+def to_input(image: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+    """The frame as the network takes it (1 x 3 x h x w float, 0..1) and the scales applied (x, y:
+    they differ a little where the height is rounded to a multiple of 16)."""
     h, w = image.shape[:2]
     iw, ih = input_size(w, h)
     small = cv2.resize(image, (iw, ih), interpolation=cv2.INTER_AREA)
     batch = small.transpose(2, 0, 1)[None].astype(np.float32) / np.float32(255.0)
-    return batch, iw / w
+    return batch, (iw / w, ih / h)
 
 
 def decode(out: np.ndarray, scale: float | tuple[float, float], threshold: float,

@@ -110,10 +110,10 @@ class Recognizer:
             rec = self.decide(rows, [trials[i][1] for i in rows], probs[rows])
             if rec is None:
                 continue
-            if rec.card is not None and not getattr(candidate, "covered", False) \
-                    and not getattr(candidate, "by_corner", False):
+            by_corner = getattr(candidate, "by_corner", False)
+            if rec.card is not None and not by_corner and not getattr(candidate, "covered", False):
                 whole.append(rec)
-            found.append((rec, getattr(candidate, "by_corner", False)))
+            found.append((rec, by_corner))
         return drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
 
     def decide(self, rows, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
