@@ -232,7 +232,7 @@ def main() -> None:
     pin_to_one_core()
     frames = six_card_frames(TIMING_FRAMES, HELD_OUT_DECKS[0])
     times = time_frames(recognizer, frames)
-    print(f"\n1280x720 frame, six cards, one core, finder+crops+classify: median {statistics.median(times):.1f} ms, "
+    print(f"\n1280x720 frame, six cards, one core, the whole recognizer (finder as above, crops, classify): median {statistics.median(times):.1f} ms, "
           f"p90 {np.percentile(times, 90):.1f} ms over {len(times)} runs")
     print(f"peak RSS of `muggins recognize --json` on 4 frames: {peak_rss_of_cli(frames):.0f} MB")
 
