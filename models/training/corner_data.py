@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from models.training.dataset import _quiet_worker
+from models.training.decks import scene_jobs
 from vision.corners import INPUT_WIDTH, STRIDE, VECTOR_SCALE, input_size
 from vision.crops import INDEX_REGION, region_quad
 
@@ -111,15 +112,8 @@ def _render_job(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def plan_jobs(scenes: dict[str, int], seed: int) -> list[tuple[str, str, int]]:
-    """(deck, kind, seed) per scene; seeds derive from the base seed, the deck's place and the count."""
-    jobs = []
-    for d_i, (deck, count) in enumerate(scenes.items()):
-        n = 0
-        for kind, share in KIND_WEIGHTS.items():
-            for _ in range(max(1, round(count * share))):
-                jobs.append((deck, kind, 7_000_003 + seed * 1_000_003 + d_i * 100_000 + n))
-                n += 1
-    return jobs
+    """(deck, kind, seed) per scene, seeds apart from the classifier's scenes."""
+    return scene_jobs(scenes, KIND_WEIGHTS, seed, offset=7_000_003)
 
 
 def build(scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet:
@@ -141,11 +135,10 @@ def build(scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet
 
 def cached_build(cache_dir: Path, scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet:
     """build(), kept in cache_dir under a key of everything that shapes the views."""
-    from vision.render.fontdecks import STYLE_VERSION, index_fonts, is_font_deck
+    from vision.render.fontdecks import cache_key
 
-    fonts = [p.name for p in index_fonts()] if any(is_font_deck(d) for d in scenes) else []
     key = json.dumps({"scenes": scenes, "seed": seed, "v": DATA_VERSION, "input": [INPUT_WIDTH, STRIDE],
-                      "font_decks": [STYLE_VERSION, fonts], "index": list(INDEX_REGION)}, sort_keys=True)
+                      "font_decks": cache_key(list(scenes)), "index": list(INDEX_REGION)}, sort_keys=True)
     path = cache_dir / f"views-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():
         log(f"using cached views {path}")

@@ -209,16 +209,11 @@ def plan_jobs(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int
 
     scenes_per_deck: one count for every deck, or a count per deck.
     """
-    jobs = []
+    from models.training.decks import scene_jobs
+
+    counts = {d: scenes_per_deck[d] if isinstance(scenes_per_deck, dict) else scenes_per_deck for d in decks}
     turned = {d: bottom_index_is_turned(d) for d in decks}
-    for d_i, deck in enumerate(decks):
-        n = 0
-        count = scenes_per_deck[deck] if isinstance(scenes_per_deck, dict) else scenes_per_deck
-        for kind, share in KIND_WEIGHTS.items():
-            for _ in range(max(1, round(count * share))):
-                jobs.append((deck, kind, seed * 1_000_003 + d_i * 100_000 + n, turned[deck]))
-                n += 1
-    return jobs
+    return [(deck, kind, s, turned[deck]) for deck, kind, s in scene_jobs(counts, KIND_WEIGHTS, seed)]
 
 
 def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int, log=print) -> CropSet:
@@ -252,12 +247,10 @@ def _quiet_worker() -> None:
 def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int,
                  log=print) -> CropSet:
     """build(), kept in cache_dir under a key of everything that shapes the data."""
-    from vision.render.fontdecks import STYLE_VERSION, index_fonts, is_font_deck
+    from vision.render.fontdecks import cache_key
 
-    # Font decks look different when other fonts are installed: their crops are then other crops.
-    fonts = [p.name for p in index_fonts()] if any(is_font_deck(d) for d in decks) else []
     key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
-                      "v": DATA_VERSION, "font_decks": [STYLE_VERSION, fonts],
+                      "v": DATA_VERSION, "font_decks": cache_key(decks),
                       "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION]}, sort_keys=True)
     path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():

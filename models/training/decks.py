@@ -1,4 +1,5 @@
-"""Which decks `make model` renders, and how many scenes of each: shared by both models' training."""
+"""Which decks `make model` renders, how many scenes of each and with which seeds: shared by both
+models' training."""
 
 from __future__ import annotations
 
@@ -26,3 +27,18 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
         log(f"and {font_decks} synthetic font decks for training, {validation_font_decks} in other "
             f"fonts for validation only; {per_font_deck} scenes each")
     return scenes
+
+
+def scene_jobs(scenes: dict[str, int], weights: dict[str, float], seed: int,
+               offset: int = 0) -> list[tuple[str, str, int]]:
+    """(deck, kind, seed) for every scene to render: each deck's count shared among the kinds by
+    weight (at least one of each), seeds derived from the base seed, the deck's place and the count
+    (offset keeps one model's scenes apart from the other's)."""
+    jobs = []
+    for d_i, (deck, count) in enumerate(scenes.items()):
+        n = 0
+        for kind, share in weights.items():
+            for _ in range(max(1, round(count * share))):
+                jobs.append((deck, kind, offset + seed * 1_000_003 + d_i * 100_000 + n))
+                n += 1
+    return jobs

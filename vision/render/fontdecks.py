@@ -44,6 +44,13 @@ RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 FACE_HEIGHT = 350  # vision.render.faces.FACE_HEIGHT (which imports this module): all faces share it
 
 
+def cache_key(decks) -> list:
+    """What cached renders of `decks` depend on beyond their names: how font decks are drawn and which
+    fonts are installed (other fonts, other faces); no fonts where none of them is a font deck."""
+    fonts = [p.name for p in index_fonts()] if any(is_font_deck(d) for d in decks) else []
+    return [STYLE_VERSION, fonts]
+
+
 def is_font_deck(deck: str) -> bool:
     return deck.startswith(PREFIX) and deck[len(PREFIX):].isdigit()
 
