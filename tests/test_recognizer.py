@@ -67,17 +67,20 @@ BACKGROUND = 52
 
 
 class ScriptedClassifier:
-    """Answers each crop with the next row of probabilities it was given."""
+    """Answers each batch of crops with the next batch of probability rows it was given (the
+    recognizer's first reading, then its second look); a batch it was not given fails the test."""
 
-    def __init__(self, rows, threshold=0.9):
-        self.rows = np.asarray(rows, np.float64)
+    def __init__(self, rows, threshold=0.9, later=()):
+        self.batches = [np.asarray(rows, np.float64)] + [np.asarray(b, np.float64) for b in later]
         self.threshold = threshold
         self.background_index = BACKGROUND
         self.cards = [Card.from_index(i) for i in range(52)] + [None]
 
     def probabilities(self, crops):
-        assert len(crops) == len(self.rows)
-        return self.rows
+        assert self.batches, "the recognizer asked for a reading it was not expected to"
+        rows = self.batches.pop(0)
+        assert len(crops) == len(rows)
+        return rows
 
     def decide(self, probs):
         best = int(np.argmax(probs))
@@ -105,10 +108,12 @@ def row_of(card_index=None, p=0.99):
     return row
 
 
-def recognize_with(outlines, rows):
-    recognizer = Recognizer(ScriptedClassifier(rows), finder=lambda image: outlines,
-                            cropper=lambda image, quad: quad)
-    return recognizer.recognize(np.zeros((10, 10, 3), np.uint8))
+def recognize_with(outlines, rows, threshold=0.9, later=()):
+    classifier = ScriptedClassifier(rows, threshold, later)
+    recognizer = Recognizer(classifier, finder=lambda image: outlines, cropper=lambda image, quad: quad)
+    found = recognizer.recognize(np.zeros((10, 10, 3), np.uint8))
+    assert not classifier.batches, "the recognizer did not take a second look it was expected to"
+    return found
 
 
 def test_the_confident_corner_wins():
@@ -181,6 +186,16 @@ def test_a_corner_found_inside_a_card_outlined_whole_is_no_other_card():
     assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 30, 31)]
 
 
+def test_an_outline_read_at_one_end_only_is_not_taken_as_whole():
+    # The finder's outline of a row's top card may be too big and cover its neighbours; read at its
+    # index corner only, it does not hide the detector's corners inside it.
+    whole = np.float32(box(0, 0, 140, 200))
+    inner = np.float32(box(60, 90))
+    outlines = [Candidate((whole, np.roll(whole, -2, axis=0))), Candidate((inner,), True, 0.5, by_corner=True)]
+    found = recognize_with(outlines, [row_of(17), row_of(None), row_of(30)])
+    assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 30)]
+
+
 def test_neighbours_in_a_row_laid_down_their_length_are_two_cards():
     # Cards laid a third of their length apart: their outlines overlap by half, read at corners apart.
     upper = Recognition(Card.parse("5H"), 0.99, np.float32(box(0, 0)))
@@ -192,3 +207,53 @@ def test_neighbours_in_a_row_laid_down_their_length_are_two_cards():
     # Read as another card at the same corner: one card.
     same_corner = Recognition(Card.parse("AS"), 0.97, np.float32(box(2, 3)))
     assert drop_overlaps([upper, same_corner]) == [upper]
+
+
+# --- the second look at an almost sure read (vision.second_look) ---------------------------------
+
+NUDGES = 8
+
+
+def test_an_almost_sure_read_confirmed_by_nudged_crops_is_read():
+    quad = np.float32(box(0, 0))
+    nudged = [row_of(17, 0.995), row_of(17, 0.97), row_of(17, 0.998)] + [row_of(17, 0.95)] * (NUDGES - 3)
+    found = recognize_with([Outline([quad])], [row_of(17, 0.95)], threshold=0.99, later=[nudged])
+    assert [r.card for r in found] == [Card.from_index(17)]
+    assert found[0].confidence == pytest.approx(0.998)
+    assert not np.allclose(found[0].quad, quad)  # the surest nudged outline is reported
+
+
+def test_one_confirming_nudge_is_not_enough():
+    quad = box(0, 0)
+    nudged = [row_of(17, 0.995)] + [row_of(17, 0.95)] * (NUDGES - 1)
+    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.95), row_of(17, 0.93)],
+                           threshold=0.99, later=[nudged])
+    assert len(found) == 1 and found[0].card is None
+
+
+def test_a_nudge_leaning_to_another_card_refuses_the_read():
+    nudged = [row_of(17, 0.995)] * (NUDGES - 1) + [row_of(21, 0.6)]
+    assert recognize_with([Outline([box(0, 0)])], [row_of(17, 0.95)], threshold=0.99, later=[nudged]) == []
+
+
+def test_no_second_look_at_a_doubtful_read_or_one_another_corner_contradicts():
+    # The scripted classifier fails the test if asked for a second reading.
+    quad = box(0, 0)
+    assert recognize_with([Outline([box(0, 0)])], [row_of(17, 0.85)], threshold=0.99) == []
+    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.95), row_of(21, 0.6)],
+                           threshold=0.99)
+    assert len(found) == 1 and found[0].card is None
+
+
+def test_nudged_outlines_stay_close_to_the_card():
+    from vision.second_look import nudged_quads
+
+    quad = np.float32(box(100, 50, 70, 100))
+    nudged = nudged_quads(quad)
+    assert len(nudged) == NUDGES
+    for q in nudged:
+        assert q.shape == (4, 2) and not np.allclose(q, quad)
+        assert np.linalg.norm(q[0] - quad[0]) <= 0.05 * 100  # the index corner moves a few pixels at most
+        across, down = q[1] - q[0], q[3] - q[0]
+        assert abs(np.dot(across, down)) < 1e-3 * 100 * 70  # still a rectangle ...
+        assert 0.9 < np.linalg.norm(down) / 100 < 1.1  # ... of about the card's size

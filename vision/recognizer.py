@@ -3,10 +3,11 @@
 Each outline is read at every index corner the finder offers (both for a lone card, which may lie
 either way up; the one that shows for a card covered in a row). The confident reading wins; two
 readings that disagree (one confident, the other more likely than not another card) are a card seen
-but not read, never a guess. Outlines whose every corner looks like "not a card" are
-dropped. Two outlines covering the same place are one card, unless both are read, as different
-cards, at index corners apart (two cards of a row, laid a little apart, overlap that much); the same
-card at two places is reported twice (two decks, or a misread: the controller decides).
+but not read, never a guess; one read almost surely gets a second look (vision.second_look). Outlines
+whose every corner looks like "not a card" are dropped. Two outlines covering the same place are one
+card, unless both are read, as different cards, at index corners apart (two cards of a row, laid a
+little apart, overlap that much); the same card at two places is reported twice (two decks, or a
+misread: the controller decides).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from vision import second_look
 from vision.classifier import CardClassifier
 from vision.crops import INDEX_REGION, region_quad
 from vision.types import Recognition
@@ -104,17 +106,47 @@ class Recognizer:
             return []
         crops = [self.cropper(image, quad) for _, quad in trials]
         probs = self.classifier.probabilities(crops)
-        found, whole = [], []
-        for n, candidate in enumerate(candidates):
+        readings, unsure, ends = [], [], []
+        for n in range(len(candidates)):
             rows = [i for i, (owner, _) in enumerate(trials) if owner == n]
-            rec = self.decide(rows, [trials[i][1] for i in rows], probs[rows])
+            quads = [trials[i][1] for i in rows]
+            readings.append(self.decide(rows, quads, probs[rows]))
+            ends.append(self.ends_read(readings[n], probs[rows]))
+            if readings[n] is None or readings[n].card is None:
+                look = second_look.worth_a_look(self.classifier, probs[rows])
+                if look is not None:
+                    unsure.append((n, quads[look[0]], look[1]))
+        self.look_again(image, unsure, readings)
+        found, whole = [], []
+        for candidate, rec, n_ends in zip(candidates, readings, ends):
             if rec is None:
                 continue
             by_corner = getattr(candidate, "by_corner", False)
-            if rec.card is not None and not by_corner and not getattr(candidate, "covered", False):
+            if n_ends >= 2:
                 whole.append(rec)
             found.append((rec, by_corner))
         return drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
+
+    def ends_read(self, rec: Recognition | None, probs: np.ndarray) -> int:
+        """At how many of its corners a candidate was read confidently as the card it is reported as."""
+        if rec is None or rec.card is None:
+            return 0
+        return sum(self.classifier.decide(row)[0] == rec.card for row in probs)
+
+    def look_again(self, image: np.ndarray, unsure: list, readings: list) -> None:
+        """Read each (candidate, quad, card) in unsure again at nudged outlines (vision.second_look);
+        a candidate whose nudged crops confirm its card gets that reading in place."""
+        if not unsure:
+            return
+        nudged = [second_look.nudged_quads(quad) for _, quad, _ in unsure]
+        probs = self.classifier.probabilities([self.cropper(image, q) for quads in nudged for q in quads])
+        start = 0
+        for (n, _, card), quads in zip(unsure, nudged):
+            block = probs[start:start + len(quads)]
+            start += len(quads)
+            best = second_look.confirmed(self.classifier, card, block)
+            if best is not None:
+                readings[n] = Recognition(card, float(block[best].max()), quads[best])
 
     def decide(self, rows, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
         """One candidate's reading from its corners' probabilities, or None when it is no card.
@@ -153,10 +185,13 @@ class Recognizer:
 
 
 def on_another_card(rec: Recognition, whole: Sequence[Recognition]) -> bool:
-    """True when rec was cut from inside a card outlined whole and read as another card.
+    """True when rec was cut from inside a whole card and read as another card.
 
-    Nothing lies on a card whose outline shows all round, so a corner found inside it is its own
-    print seen askew (a deck with an index in every corner, a pip), not a card of its own.
+    A whole card is one read as the same card at two of its corners (its two index corners): its
+    outline then runs from end to end of it, and nothing lies on it, so a corner found inside it is
+    its own print seen askew (a deck with an index in every corner, a pip), not a card of its own.
+    (An outline the finder called whole but read at one end only may be too big: one laid over a row
+    covered its neighbours, whose corners were then dropped.)
     """
     centre = region_quad(rec.quad, INDEX_REGION).mean(axis=0)
     point = (float(centre[0]), float(centre[1]))
