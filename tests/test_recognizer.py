@@ -207,6 +207,9 @@ def test_neighbours_in_a_row_laid_down_their_length_are_two_cards():
     # Read as another card at the same corner: one card.
     same_corner = Recognition(Card.parse("AS"), 0.97, np.float32(box(2, 3)))
     assert drop_overlaps([upper, same_corner]) == [upper]
+    # Fanned close across (corners a fifth of a card apart), the indices lie side by side: two cards.
+    fanned = Recognition(Card.parse("AS"), 0.97, np.float32(box(20, 0)))
+    assert len(drop_overlaps([upper, fanned])) == 2
 
 
 # --- the second look at an almost sure read (vision.second_look) ---------------------------------

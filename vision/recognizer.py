@@ -23,7 +23,8 @@ from vision.crops import INDEX_REGION, region_quad
 from vision.types import Recognition
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
-CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart
+CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart,
+INDEXES_APART = 0.15       # or at nearer corners whose index crops' centres lie this share apart
 SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is this sure it shows an index
 CONTRADICTION = 0.5        # a read is refused when another corner thinks another card this likely
 
@@ -193,7 +194,7 @@ def on_another_card(rec: Recognition, whole: Sequence[Recognition]) -> bool:
     (An outline the finder called whole but read at one end only may be too big: one laid over a row
     covered its neighbours, whose corners were then dropped.)
     """
-    centre = region_quad(rec.quad, INDEX_REGION).mean(axis=0)
+    centre = index_centre(rec.quad)
     point = (float(centre[0]), float(centre[1]))
     return any(other.card != rec.card and cv2.pointPolygonTest(np.asarray(other.quad, np.float32), point, False) > 0
                for other in whole)
@@ -205,14 +206,26 @@ def same_place(a: Recognition, b: Recognition) -> bool:
     Outlines that overlap this much are one card, except two reads of different cards whose reading
     corners lie apart: in a row laid down the cards' length, neighbours' outlines overlap by half.
     Read at the two ends of one card (an index corner and the one diagonally opposite), they are one.
+    Read at corners near each other, they are one card (its index read twice, once askew) only when
+    their index crops are nearly the same place: cards fanned close put their indices side by side.
     """
     if quad_iou(a.quad, b.quad) < OVERLAP_IOU:
         return False
     if a.card is None or b.card is None or a.card == b.card:
         return True
-    reach = CORNERS_APART * float(np.linalg.norm(a.quad[3] - a.quad[0]))
-    pairs = ((a.quad[0], b.quad[0]), (a.quad[0], b.quad[2]), (a.quad[2], b.quad[0]))
-    return any(float(np.linalg.norm(p - q)) < reach for p, q in pairs)
+    length = float(np.linalg.norm(a.quad[3] - a.quad[0]))
+
+    def apart(p: np.ndarray, q: np.ndarray, share: float) -> bool:
+        return float(np.linalg.norm(p - q)) >= share * length
+
+    if not apart(a.quad[0], b.quad[0], CORNERS_APART):
+        return not apart(index_centre(a.quad), index_centre(b.quad), INDEXES_APART)
+    return not (apart(a.quad[0], b.quad[2], CORNERS_APART) and apart(a.quad[2], b.quad[0], CORNERS_APART))
+
+
+def index_centre(quad: np.ndarray) -> np.ndarray:
+    """The centre of the index crop cut at the outline's first corner, in image pixels."""
+    return region_quad(quad, INDEX_REGION).mean(axis=0)
 
 
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
