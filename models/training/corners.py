@@ -24,8 +24,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 PATCH = 256                      # training patches are PATCH x PATCH input pixels
-THRESHOLDS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
-THRESHOLD = 0.15                 # heat over which a peak is a corner (the classifier judges it after)
+THRESHOLDS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6)
+THRESHOLD = 0.3                  # heat over which a peak is a corner (the classifier judges it after)
 MAX_LR = 3e-3
 
 
