@@ -115,7 +115,7 @@ class Recognizer:
             ends.append(self.ends_read(readings[n], probs[rows]))
             if readings[n] is None or readings[n].card is None:
                 look = second_look.worth_a_look(self.classifier, probs[rows])
-                if look is not None:
+                if look is not None and not self.contradicted(look[1], probs[rows]):
                     unsure.append((n, quads[look[0]], look[1]))
         self.look_again(image, unsure, readings)
         found, whole = [], []

@@ -6,8 +6,8 @@ although it leans clearly to one card. Such a card is cut again at small shifts,
 of its outline, and read right when at least AGREEING of those crops read it over the threshold
 and every one of them still takes it for that card. What the second look may not do is search
 for a read:
-  - only a candidate whose best guess is already over FLOOR is looked at again, and only when no
-    corner of it leans to another card;
+  - only a candidate whose best guess is already over FLOOR is looked at again, and (the
+    recognizer's own rule) only when no corner of it leans to another card;
   - the nudges are small (a few percent of the card), too small to reach a neighbour's index;
   - one nudged crop whose best guess is another card, or "not a card", refuses the read.
 On the validation font decks (`MUGGINS_BENCH_DECKS=validation make bench BENCH=vision`) this reads
@@ -23,7 +23,6 @@ import numpy as np
 
 FLOOR = 0.9          # the unsure read's own probability, at least
 AGREEING = 2         # nudged crops that must read the card over the threshold
-LEANING = 0.5        # a corner guessing another card this likely is not looked at again
 SHIFT = 0.03         # nudges: corner moved this share of the card's sides ...
 TURN = 5.0           # ... the outline turned this many degrees about its corner ...
 SCALE = 0.08         # ... and grown or shrunk by this share
@@ -47,15 +46,6 @@ def nudged_quads(quad: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def leans_to_other(classifier, probs: np.ndarray, card) -> bool:
-    """True when some row's best guess is a card other than `card`, over LEANING."""
-    for row in np.atleast_2d(probs):
-        guess = int(np.argmax(row))
-        if guess != classifier.background_index and classifier.cards[guess] != card and row[guess] > LEANING:
-            return True
-    return False
-
-
 def worth_a_look(classifier, probs: np.ndarray) -> tuple[int, object] | None:
     """(row, card) of a candidate's unsure read worth a second look, or None.
 
@@ -65,7 +55,7 @@ def worth_a_look(classifier, probs: np.ndarray) -> tuple[int, object] | None:
     guesses[:, classifier.background_index] = 0.0
     row, best = np.unravel_index(int(np.argmax(guesses)), guesses.shape)
     card = classifier.cards[best]
-    if card is None or guesses[row, best] < FLOOR or leans_to_other(classifier, probs, card):
+    if card is None or guesses[row, best] < FLOOR:
         return None
     return int(row), card
 
