@@ -39,17 +39,18 @@ TIMING_FRAMES = 20
 VALIDATION_SCALE = 0.3      # ten validation decks: 0.3 of the scenes per deck keeps the pass short
 
 
-def bench_decks() -> tuple[tuple[str, ...], float]:
-    """The decks read (held out, or the validation font decks) and the share of SCENES for each."""
+def bench_decks() -> tuple[str, tuple[str, ...], float]:
+    """Which decks are read ("held-out", or the "validation" font decks), the decks, and the share of
+    SCENES read of each."""
     from vision.render.decks import HELD_OUT_DECKS
     from vision.render.fontdecks import font_deck_names
 
     choice = os.environ.get("MUGGINS_BENCH_DECKS", "held-out")
     if choice == "validation":
-        return font_deck_names(10, validation=True), VALIDATION_SCALE
+        return choice, font_deck_names(10, validation=True), VALIDATION_SCALE
     if choice != "held-out":
         raise SystemExit(f"MUGGINS_BENCH_DECKS={choice!r}: choose held-out or validation")
-    return tuple(HELD_OUT_DECKS), 1.0
+    return choice, tuple(HELD_OUT_DECKS), 1.0
 
 
 def scale_counts(share: float = 1.0) -> dict[str, int]:
@@ -232,12 +233,11 @@ def main() -> None:
 
     classifier = CardClassifier(os.environ.get("MUGGINS_BENCH_MODEL") or None)
     recognizer = Recognizer(classifier, bench_finder())
-    decks, share = bench_decks()
+    label, decks, share = bench_decks()
     counts = scale_counts(share)
     model = classifier.model_path
     print(f"model {model}: {model.stat().st_size / 1e6:.2f} MB, "
           f"threshold {classifier.threshold:.4f}, temperature {classifier.temperature:.3f}")
-    label = "validation" if share != 1.0 else "held-out"
     print(f"{label} decks: {', '.join(decks)}; scenes per deck: "
           + ", ".join(f"{k} {n}" for k, n in counts.items()) + f"; seed {SEED}")
     started = time.time()
