@@ -23,8 +23,8 @@ def reads_against_truth(scene, found):
     face-up card is counts as wrong too."""
     verdicts, extra = score_reads(scene, found)
     right = sum(v == "right" for _, v, _ in verdicts)
-    wrong = sum(v == "wrong" for _, v, _ in verdicts) + sum(rec.card is not None for rec, _ in extra)
-    return right, wrong, len(verdicts) - right - sum(v == "wrong" for _, v, _ in verdicts)
+    wrong = sum(v == "wrong" for _, v, _ in verdicts)
+    return right, wrong + sum(rec.card is not None for rec, _ in extra), len(verdicts) - right - wrong
 
 
 def tally(recognizer, rng, kind, deck, scenes):

@@ -111,7 +111,7 @@ class Recognizer:
         for n in range(len(candidates)):
             rows = [i for i, (owner, _) in enumerate(trials) if owner == n]
             quads = [trials[i][1] for i in rows]
-            readings.append(self.decide(rows, quads, probs[rows]))
+            readings.append(self.decide(quads, probs[rows]))
             ends.append(self.ends_read(readings[n], probs[rows]))
             if readings[n] is None or readings[n].card is None:
                 look = second_look.worth_a_look(self.classifier, probs[rows])
@@ -149,7 +149,7 @@ class Recognizer:
             if best is not None:
                 readings[n] = Recognition(card, float(block[best].max()), quads[best])
 
-    def decide(self, rows, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
+    def decide(self, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
         """One candidate's reading from its corners' probabilities, or None when it is no card.
 
         (Multiplying the corners' probabilities as independent evidence was tried: corners misread
