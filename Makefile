@@ -23,16 +23,13 @@ bench: $(STAMP)
 
 # Rebuild models/cards.onnx + labels.json (the classifier) and models/corners.onnx + corners.json (the
 # index-corner detector) from the SVG card decks and system fonts; see models/MODEL_CARD.md for the time.
-DECKS := /usr/share/carddecks
-FONTS := /usr/share/fonts/opentype/urw-base35
-MODEL_APT := kdegames-card-data-kf5 librsvg2-bin fonts-dejavu-core fonts-liberation2 fonts-freefont-ttf \
-	fonts-urw-base35 fonts-linuxlibertine fonts-texgyre
+# The Debian packages it needs (decks, rsvg-convert, fonts) are listed by models/training/apt.py.
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
-	@if [ ! -d $(DECKS)/svg-standard ] || ! command -v rsvg-convert >/dev/null || [ ! -d $(FONTS) ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q $(MODEL_APT); \
+	@missing="$$($(BIN)/python -m models.training.apt)"; if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; \
 	  else echo "make model needs the card decks, rsvg-convert and fonts; run:"; \
-	    echo "  sudo apt-get install $(MODEL_APT)"; exit 2; fi; fi
+	    echo "  sudo apt-get install $$missing"; exit 2; fi; fi
 	$(BIN)/python -m models.training
 	$(BIN)/python -m models.training.corners
 

@@ -1,6 +1,10 @@
 """The training scene plan: how many scenes of which kind per deck, each with its own seed."""
 
+import shutil
+import subprocess
 from collections import Counter
+
+import pytest
 
 from models.training.dataset import KIND_WEIGHTS, plan_jobs
 
@@ -27,3 +31,15 @@ def test_one_count_for_every_deck_and_the_plan_is_repeatable():
 def test_every_kind_gets_a_scene_even_from_a_small_count():
     kinds = Counter(kind for _, kind, _, _ in plan_jobs(DECKS[:1], 3, seed=0))
     assert set(kinds) == set(KIND_WEIGHTS)
+
+
+@pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="dpkg answers which packages are installed")
+def test_make_model_names_the_packages_it_still_needs():
+    from models.training import apt
+
+    assert "fonts-dejavu-extra" in apt.MODEL_PACKAGES and "kdegames-card-data-kf5" in apt.MODEL_PACKAGES
+    assert apt.missing(("no-such-package-muggins",)) == ["no-such-package-muggins"]
+    installed = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", "dpkg"],
+                               capture_output=True, text=True).stdout
+    if installed.strip().endswith(" installed"):
+        assert apt.missing(("dpkg",)) == []

@@ -7,7 +7,7 @@ rank over suit in one font at one size and place (repeated turned at the bottom 
 standard layout for 2-10, a big pip for the ace, and for J Q K the picture of a *training* deck's court
 card inside a frame.  Held-out decks are never drawn from.
 
-Fonts come from the system (Debian's fonts-dejavu, fonts-liberation2, fonts-freefont-ttf,
+Fonts come from the system (Debian's fonts-dejavu core and extra, fonts-liberation2, fonts-freefont-ttf,
 fonts-urw-base35, fonts-linuxlibertine, fonts-texgyre); text is set with Pillow (FreeType), which only
 training installs.
 """
@@ -31,10 +31,14 @@ PREFIX = "fonts-"
 # which is what a real deck will be.
 VALIDATION_START = 1000
 STYLE_VERSION = 2  # bump when the way font decks are drawn changes: cached training crops are then stale
-FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"),
+# Only the directories of FONT_PACKAGES are searched: other fonts a machine happens to have would
+# change the decks `make model` draws, and which families are kept for validation.
+FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation2"),
+             Path("/usr/share/fonts/truetype/freefont"), Path("/usr/share/fonts/opentype/urw-base35"),
+             Path("/usr/share/fonts/opentype/linux-libertine"),
              Path("/usr/share/texmf/fonts/opentype/public/tex-gyre"))
-FONT_PACKAGES = ("fonts-dejavu-core", "fonts-liberation2", "fonts-freefont-ttf", "fonts-urw-base35",
-                 "fonts-linuxlibertine", "fonts-texgyre")
+FONT_PACKAGES = ("fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation2", "fonts-freefont-ttf",
+                 "fonts-urw-base35", "fonts-linuxlibertine", "fonts-texgyre")
 INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
 # Faces no printed index uses: slanted, script, symbol and maths fonts.
 _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsymbols|dingbat|chorus|"
