@@ -27,6 +27,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from vision.crops import parallelogram
 from vision.errors import ModelError
 from vision.onnx_session import open_session
 
@@ -122,8 +123,7 @@ def decode(out: np.ndarray, scale: float | tuple[float, float], threshold: float
         ratio = np.linalg.norm(across) / max(float(np.linalg.norm(down)), 1e-6)
         if not SHAPE_RANGE[0] <= ratio <= SHAPE_RANGE[1] or across[0] * down[1] - across[1] * down[0] <= 0:
             continue  # not a card's shape, or its corners would run anticlockwise
-        quad = np.stack([corner, corner + across, corner + across + down, corner + down]).astype(np.float32)
-        hits.append(CornerHit(quad, float(heat[y, x])))
+        hits.append(CornerHit(parallelogram(corner, across, down), float(heat[y, x])))
     return hits
 
 

@@ -27,6 +27,11 @@ INDEX_REGION = (0.0, 0.0, 0.28, 0.36)
 _MAX_OVERSAMPLE = 4
 
 
+def parallelogram(corner: np.ndarray, across: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """The card outline (4x2 float32, clockwise) from one corner and its two sides from there."""
+    return np.stack([corner, corner + across, corner + across + down, corner + down]).astype(np.float32)
+
+
 def card_to_image(quad: np.ndarray) -> np.ndarray:
     """3x3 homography from card coordinates (u, v in [0, 1]) to image pixels."""
     unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])

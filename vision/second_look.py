@@ -21,6 +21,8 @@ import math
 
 import numpy as np
 
+from vision.crops import parallelogram
+
 FLOOR = 0.9          # the unsure read's own probability, at least
 AGREEING = 2         # nudged crops that must read the card over the threshold
 SHIFT = 0.03         # nudges: corner moved this share of the card's sides ...
@@ -32,17 +34,13 @@ def nudged_quads(quad: np.ndarray) -> list[np.ndarray]:
     """The outline moved a little along each side, turned a little each way, scaled a little."""
     quad = np.asarray(quad, np.float32).reshape(4, 2)
     corner, across, down = quad[0], quad[1] - quad[0], quad[3] - quad[0]
-
-    def card(origin, a, d):
-        return np.stack([origin, origin + a, origin + a + d, origin + d]).astype(np.float32)
-
-    out = [card(corner + du * across + dv * down, across, down)
+    out = [parallelogram(corner + du * across + dv * down, across, down)
            for du, dv in ((SHIFT, 0), (-SHIFT, 0), (0, SHIFT), (0, -SHIFT))]
     for degrees in (TURN, -TURN):
         t = math.radians(degrees)
         turn = np.float32([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
-        out.append(card(corner, turn @ across, turn @ down))
-    out += [card(corner, s * across, s * down) for s in (1 - SCALE, 1 + SCALE)]
+        out.append(parallelogram(corner, turn @ across, turn @ down))
+    out += [parallelogram(corner, s * across, s * down) for s in (1 - SCALE, 1 + SCALE)]
     return out
 
 
