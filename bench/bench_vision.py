@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bench.machine import pin_to_one_core
+from bench.machine import pi_estimate, pin_to_one_core, sysbench_score
 
 SEED = 20260611
 # Scenes per held-out deck and kind: about 5 cards a separate scene, 6 a row scene (over the three
@@ -254,6 +254,7 @@ def main() -> None:
     times = time_frames(recognizer, frames)
     print(f"\n1280x720 frame, six cards, one core, the whole recognizer (finder as above, crops, classify): median {statistics.median(times):.1f} ms, "
           f"p90 {np.percentile(times, 90):.1f} ms over {len(times)} runs")
+    print(pi_estimate(statistics.median(times), sysbench_score()))
     print(f"peak RSS of `muggins recognize --json` on 4 frames: {peak_rss_of_cli(frames):.0f} MB")
 
 
