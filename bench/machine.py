@@ -1,9 +1,12 @@
-"""Describe the machine a benchmark ran on, and pin the process to one core where asked."""
+"""Describe the machine a benchmark ran on, pin the process to one core where asked, and estimate a
+Raspberry Pi's time from this machine's (sysbench's single-thread score against the Pi's published one)."""
 
 from __future__ import annotations
 
 import os
 import platform
+import shutil
+import subprocess
 
 
 def cpu_model() -> str:
@@ -52,9 +55,6 @@ def parse_sysbench(text: str) -> float | None:
 
 def sysbench_score(seconds: int = 5) -> float | None:
     """This process's core's sysbench single-thread score, or None where sysbench is not installed."""
-    import shutil
-    import subprocess
-
     if shutil.which("sysbench") is None:
         return None
     done = subprocess.run(["sysbench", "cpu", "--threads=1", f"--time={seconds}", "run"],
