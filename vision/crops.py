@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 # The patch the classifier reads: BGR uint8, INDEX_HEIGHT rows x INDEX_WIDTH columns.
-INDEX_WIDTH = 32
-INDEX_HEIGHT = 56
+INDEX_WIDTH = 40
+INDEX_HEIGHT = 70
 # The region of the card it covers, in card coordinates: (u0, v0, u1, v1).
 # 0.28 x 0.36 of a 0.7-aspect card is 0.2 x 0.36 card heights, about the 4:7 shape of the patch;
 # tall enough for the big two-line indices of the nicu and jolly-royal decks.

@@ -22,7 +22,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--validation-font-decks", type=int, default=10,
                    help="synthetic decks in fonts no training deck uses, for calibration and the threshold only")
     p.add_argument("--scenes-per-font-deck", type=int, default=50, help="rendered scenes per synthetic deck")
-    p.add_argument("--minutes", type=float, default=22.0, help="training time budget (whole epochs)")
+    p.add_argument("--minutes", type=float, default=22.0,
+                   help="training time budget (whole epochs), shared by the networks")
+    p.add_argument("--sizes", type=parse_sizes, default=parse_sizes("32x56,40x70"),
+                   help="WIDTHxHEIGHT each network reads, comma-separated; the crops are cut at the largest "
+                        "(vision.crops) and shrunk for the others")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--seed", type=int, default=0)
@@ -30,6 +34,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=ROOT / "models", help="where cards.onnx and labels.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
     return p.parse_args(argv)
+
+
+def parse_sizes(text: str) -> list[tuple[int, int]]:
+    """"32x56,40x70" -> [(56, 32), (70, 40)]: (height, width) per network."""
+    try:
+        sizes = [tuple(int(n) for n in part.lower().split("x")) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"sizes are WIDTHxHEIGHT[,WIDTHxHEIGHT...], not {text!r}") from None
+    if not sizes or any(len(s) != 2 or min(s) <= 0 for s in sizes):
+        raise argparse.ArgumentTypeError(f"sizes are WIDTHxHEIGHT[,WIDTHxHEIGHT...], not {text!r}")
+    return [(h, w) for w, h in sizes]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from models.training.dataset import BACKGROUND_LABEL, CLASSES, cached_build
     from models.training.decks import scenes_per_deck
     from models.training.export import export
-    from models.training.train import log, train
+    from models.training.train import log, train_pair
     from vision.render.decks import HELD_OUT_DECKS
     from vision.render.fontdecks import is_validation_deck
 
@@ -58,13 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
     validation_ids = [i for i, deck in enumerate(decks) if is_validation_deck(deck)]
     val = ((data.scenes % 10) == 0) | np.isin(data.decks, validation_ids)
-    fitted = train(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
-                   classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes, seed=args.seed,
-                   head=args.head)
     height, width = data.crops.shape[1:3]
+    if any(h > height or w > width for h, w in args.sizes):
+        log(f"--sizes: no network can read more than the crops' {width}x{height} (vision.crops)")
+        return 2
+    fitted = train_pair(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
+                        sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
+                        seed=args.seed, head=args.head)
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
-                                           "validation": fitted.report, "seed": args.seed})
+                                           "validation": fitted.report, "seed": args.seed,
+                                           "networks": [f"{w}x{h}" for h, w in args.sizes]})
     size_kb = onnx_path.stat().st_size / 1024
     log(f"wrote {onnx_path} ({size_kb:.0f} KB) and {labels_path}; total {(time.time() - started) / 60:.1f} min")
     return 0

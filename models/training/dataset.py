@@ -25,14 +25,14 @@ import cv2
 import numpy as np
 
 from cribbage.cards import FULL_DECK
-from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad
+from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad, warp_region
 from vision.recognizer import quad_iou
 
 BACKGROUND_LABEL = 52
 CLASSES = 53
 KIND_WEIGHTS = {"separate": 0.40, "row": 0.30, "backs": 0.10, "empty": 0.05, "distractors": 0.15}
 MATCH_IOU = 0.5
-DATA_VERSION = 6  # bump when the way crops are cut or labelled changes
+DATA_VERSION = 7  # bump when the way crops are cut or labelled changes
 
 
 @dataclass
@@ -145,6 +145,10 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
             BACKGROUND_LABEL)
         if separate:
             add(np.roll(t.quad, -1, axis=0), BACKGROUND_LABEL)
+        # The index turned a quarter: what an outline read the wrong way round shows at a corner
+        # that prints an index too (dondorf, penguins). Never a read, though it holds an index.
+        crops.append(index_crop_turned(image, t.quad, 1 if rng.random() < 0.5 else -1))
+        labels.append(BACKGROUND_LABEL)
     # 3. Backs, props, bare table by ground truth, in case the finder missed them.
     for t in truths:
         if t.card is None:
@@ -157,6 +161,21 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
     if scene.kind in ("empty", "backs") or rng.random() < 0.3:
         add(random_table_quad(rng, image.shape), BACKGROUND_LABEL)
     return crops, labels
+
+
+def index_crop_turned(image: np.ndarray, quad: np.ndarray, turn: int) -> np.ndarray:
+    """The card's index corner cut a quarter turn off (turn +1 or -1): the index sideways, as an
+    outline read the wrong way round shows the index a deck prints at its other corners."""
+    window = region_quad(quad, INDEX_REGION)
+    w, h = np.linalg.norm(window[1] - window[0]), np.linalg.norm(window[3] - window[0])
+    across = (quad[1] - quad[0]) / np.linalg.norm(quad[1] - quad[0])
+    down = (quad[3] - quad[0]) / np.linalg.norm(quad[3] - quad[0])
+    corner = quad[0]
+    if turn > 0:   # the crop's across runs down the card; its down runs back to the card's edge
+        corners = [corner + across * h, corner + across * h + down * w, corner + down * w, corner]
+    else:
+        corners = [corner + down * w, corner, corner + across * h, corner + down * w + across * h]
+    return warp_region(image, np.float32(corners), INDEX_WIDTH, INDEX_HEIGHT)
 
 
 def shows_an_index(quad: np.ndarray, index_regions: list[np.ndarray], limit: float = 0.12) -> bool:

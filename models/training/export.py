@@ -1,7 +1,8 @@
 """Write the trained network as models/cards.onnx and its labels.json (classes, temperature, threshold).
 
 The ONNX graph takes N x 3 x H x W float pixels in 0..1 (BGR, as OpenCV delivers them) and returns
-raw logits; vision.classifier divides by the temperature and applies the threshold.
+log-probabilities (the mean of its networks', net.Pair) that vision.classifier treats as logits:
+it divides them by the temperature and applies the threshold.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def export(net: torch.nn.Module, height: int, width: int, temperature: float, th
     """Export to out_dir/cards.onnx (with a dynamic batch axis) and out_dir/labels.json."""
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / "cards.onnx"
-    net = net.eval()
+    net = net.eval().to(memory_format=torch.contiguous_format)
     dummy = torch.rand(1, 3, height, width)
     torch.onnx.export(net, (dummy,), str(onnx_path), input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "batch"}, "logits": {0: "batch"}}, opset_version=17,

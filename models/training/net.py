@@ -13,8 +13,13 @@ balance matter less and the exported model takes plain 0..1 pixels.
 
 from __future__ import annotations
 
+import math
+
 import torch
+import torch.nn.functional as F
 from torch import nn
+
+from models.training.shrink import area_matrix
 
 
 def conv_block(cin: int, cout: int, pool: bool) -> nn.Sequential:
@@ -53,3 +58,39 @@ class CardNet(nn.Module):
         if self.pooled:
             features = torch.cat([features.mean(dim=(2, 3)), features.amax(dim=(2, 3))], dim=1)
         return self.head(features)
+
+
+class Shrunk(nn.Module):
+    """A CardNet that reads the crop shrunk to its own size first (area averaging).
+
+    The pair of networks below reads one crop cut at the larger size; the smaller network's view of
+    it is this shrink, in training and in the exported graph alike, so both see the same pixels.
+    """
+
+    def __init__(self, net: CardNet, source: tuple[int, int], target: tuple[int, int]):
+        super().__init__()
+        self.net = net
+        self.register_buffer("rows", torch.from_numpy(area_matrix(source[0], target[0])))
+        self.register_buffer("cols", torch.from_numpy(area_matrix(source[1], target[1]).T.copy()))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(torch.matmul(torch.matmul(self.rows, x), self.cols))
+
+
+class Pair(nn.Module):
+    """Several calibrated networks as one model: the mean of their log-probabilities.
+
+    Networks that read the index at different sizes misread different crops: the 32 x 56 one takes
+    URW Bookman's Q for a 9, the 40 x 70 one some small clubs for spades. Averaging their calibrated
+    log-probabilities (a geometric mean of the probabilities) keeps a read only where both lean the
+    same way. The output is recalibrated as a whole (labels.json's temperature) like any logits.
+    """
+
+    def __init__(self, members: list[nn.Module], temperatures: list[float]):
+        super().__init__()
+        self.members = nn.ModuleList(members)
+        self.temperatures = [float(t) for t in temperatures]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        logp = [F.log_softmax(m(x) / t, dim=1) for m, t in zip(self.members, self.temperatures)]
+        return torch.stack(logp).mean(dim=0)

@@ -1,0 +1,43 @@
+"""The training set's sideways index crops: the card's own index corner, turned a quarter each way."""
+
+import numpy as np
+
+from models.training.dataset import index_crop_turned
+from vision.crops import index_crop
+
+
+def card_with_marks() -> tuple[np.ndarray, np.ndarray]:
+    """A grey table with an upright white card, a black mark at its corner and a grey one below it."""
+    image = np.full((400, 400, 3), 90, np.uint8)
+    quad = np.float32([[99.5, 49.5], [239.5, 49.5], [239.5, 249.5], [99.5, 249.5]])  # 140 x 200
+    image[50:250, 100:240] = 255
+    image[55:62, 105:112] = 0       # at the corner
+    image[80:87, 105:112] = 160     # further down the card's long side
+    return image, quad
+
+
+def place(crop: np.ndarray, value: int) -> tuple[float, float]:
+    """(x, y) of the mark's centre in a crop, as shares of its width and height."""
+    ys, xs = np.nonzero(np.abs(crop[:, :, 0].astype(int) - value) < 30)
+    return xs.mean() / crop.shape[1], ys.mean() / crop.shape[0]
+
+
+def test_the_upright_crop_shows_the_corner_mark_top_left_and_the_other_below_it():
+    image, quad = card_with_marks()
+    crop = index_crop(image, quad)
+    (x0, y0), (x1, y1) = place(crop, 0), place(crop, 160)
+    assert x0 < 0.4 and y0 < 0.3
+    assert abs(x1 - x0) < 0.1 and y1 > y0 + 0.2
+
+
+def test_a_quarter_turn_each_way_turns_the_marks_and_does_not_mirror_them():
+    image, quad = card_with_marks()
+    # Turned +1, the card's long side runs across the crop, the card's edge along its bottom.
+    (x0, y0), (x1, y1) = place(index_crop_turned(image, quad, 1), 0), place(index_crop_turned(image, quad, 1), 160)
+    assert x0 < 0.3 and y0 > 0.6
+    assert x1 > x0 + 0.2 and abs(y1 - y0) < 0.1
+    # Turned -1, the other way: the corner at the top right, the long side running leftwards.
+    turned = index_crop_turned(image, quad, -1)
+    (x0, y0), (x1, y1) = place(turned, 0), place(turned, 160)
+    assert x0 > 0.7 and y0 < 0.4
+    assert x1 < x0 - 0.2 and abs(y1 - y0) < 0.1

@@ -1,0 +1,31 @@
+"""The smaller network's shrink of the crop: OpenCV's area averaging, as a matrix it can carry."""
+
+import cv2
+import numpy as np
+import pytest
+
+from models.training.shrink import area_matrix
+
+
+@pytest.mark.parametrize("source, target", [(70, 56), (40, 32), (7, 3), (10, 5), (9, 9)])
+def test_each_row_is_a_weighted_average_over_a_span_of_the_line(source, target):
+    m = area_matrix(source, target)
+    assert m.shape == (target, source)
+    assert np.allclose(m.sum(axis=1), 1.0) and (m >= 0).all()
+    # every source pixel counts as much as any other in all: source / target outputs' worth of it
+    assert np.allclose(m.sum(axis=0), target / source)
+
+
+def test_shrinking_a_crop_matches_opencv_area_resize():
+    rng = np.random.default_rng(5)
+    crop = rng.integers(0, 256, (70, 40, 3)).astype(np.float32)
+    crop[20:30, 10:18] = 255  # an edge or two, not only noise
+    expected = cv2.resize(crop, (32, 56), interpolation=cv2.INTER_AREA)
+    rows, cols = area_matrix(70, 56), area_matrix(40, 32)
+    shrunk = np.stack([rows @ crop[:, :, c] @ cols.T for c in range(3)], axis=2)
+    assert np.abs(shrunk - expected).max() < 1e-3
+
+
+def test_growing_is_refused():
+    with pytest.raises(ValueError):
+        area_matrix(32, 40)
