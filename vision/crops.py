@@ -16,7 +16,8 @@ import math
 import cv2
 import numpy as np
 
-# The patch the classifier reads: BGR uint8, INDEX_HEIGHT rows x INDEX_WIDTH columns.
+# The patch the classifier reads: BGR uint8, INDEX_HEIGHT rows x INDEX_WIDTH columns. Its two networks
+# read it at this size and shrunk to 32 x 56 (inside the ONNX graph); they misread different indices.
 INDEX_WIDTH = 40
 INDEX_HEIGHT = 70
 # The region of the card it covers, in card coordinates: (u0, v0, u1, v1).
