@@ -29,3 +29,15 @@ def test_shrinking_a_crop_matches_opencv_area_resize():
 def test_growing_is_refused():
     with pytest.raises(ValueError):
         area_matrix(32, 40)
+
+
+def test_network_sizes_are_read_as_width_by_height_and_bad_ones_refused():
+    import argparse
+
+    from models.training.__main__ import parse_sizes
+
+    assert parse_sizes("32x56,40x70") == [(56, 32), (70, 40)]
+    assert parse_sizes("40X70") == [(70, 40)]
+    for bad in ("32x", "32x56x3", "ax56", "0x56", "32x56,"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_sizes(bad)
