@@ -41,3 +41,12 @@ def test_network_sizes_are_read_as_width_by_height_and_bad_ones_refused():
     for bad in ("32x", "32x56x3", "ax56", "0x56", "32x56,"):
         with pytest.raises(argparse.ArgumentTypeError):
             parse_sizes(bad)
+
+
+def test_a_network_larger_than_the_crops_is_refused_before_anything_is_rendered(capsys):
+    from models.training.__main__ import parse_args
+
+    assert parse_args(["--sizes", "32x56,40x70"]).sizes == [(56, 32), (70, 40)]
+    with pytest.raises(SystemExit):
+        parse_args(["--sizes", "48x80"])
+    assert "no network can read more than the crops" in capsys.readouterr().err

@@ -33,7 +33,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="where cards.onnx and labels.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
+
+    if any(h > INDEX_HEIGHT or w > INDEX_WIDTH for h, w in args.sizes):
+        p.error(f"--sizes: no network can read more than the crops, {INDEX_WIDTH}x{INDEX_HEIGHT} (vision.crops)")
+    return args
 
 
 def parse_sizes(text: str) -> list[tuple[int, int]]:
@@ -74,9 +79,6 @@ def main(argv: list[str] | None = None) -> int:
     validation_ids = [i for i, deck in enumerate(decks) if is_validation_deck(deck)]
     val = ((data.scenes % 10) == 0) | np.isin(data.decks, validation_ids)
     height, width = data.crops.shape[1:3]
-    if any(h > height or w > width for h, w in args.sizes):
-        log(f"--sizes: no network can read more than the crops' {width}x{height} (vision.crops)")
-        return 2
     fitted = train_pair(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
                         seed=args.seed, head=args.head)

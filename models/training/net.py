@@ -13,8 +13,6 @@ balance matter less and the exported model takes plain 0..1 pixels.
 
 from __future__ import annotations
 
-import math
-
 import torch
 import torch.nn.functional as F
 from torch import nn
