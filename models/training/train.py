@@ -55,9 +55,10 @@ def predict_logits(net: torch.nn.Module, crops: np.ndarray, batch: int = 256) ->
     net.eval()
     out = []
     with torch.no_grad():
-        for i in range(0, len(crops), batch):
+        # At least one batch, even an empty one, so that no crops still give N x classes logits.
+        for i in range(0, max(len(crops), 1), batch):
             out.append(net(channels_last(to_input(torch.from_numpy(crops[i:i + batch])))).numpy())
-    return np.concatenate(out) if out else np.zeros((0, 0), np.float32)
+    return np.concatenate(out)
 
 
 def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
