@@ -11,7 +11,9 @@ INPUT_WIDTH pixels across and, on a grid of STRIDE pixels, gives
   - the card's two sides from that corner: `across` (to the next corner clockwise, the short side)
     and `down` (to the previous corner, the long side), in units of VECTOR_SCALE input pixels.
 A peak becomes a whole-card outline (a parallelogram: the camera's small tilt barely bends it),
-which is all the index crop needs.  Corners the finder has already offered are not offered twice.
+which is all the index crop needs.  Every corner is offered, even one an outline of the finder
+already starts at: in a row the finder's corner is often a few pixels off the index, and the
+recognizer keeps one reading per place anyway.
 
 Output layout (models/corners.onnx, N x 7 x H/STRIDE x W/STRIDE): heat logit, cell offset x and
 y (0..1), across x y, down x y.
@@ -131,38 +133,33 @@ def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b))) <= SAME_CORNER * length
 
 
-def corner_candidates(hits: Sequence[CornerHit], offered: Sequence[np.ndarray]):
-    """Candidates for the corners no offered outline (finder orderings) starts at.
+def corner_candidates(hits: Sequence[CornerHit]):
+    """Candidates for the detector's corners, each marked as found by its corner.
 
     Two corners at opposite ends of one card make one candidate read at both (a lone card); a
-    corner alone is a covered card, read at that corner only.  Each is marked as found by its corner.
+    corner alone is a covered card, read at that corner only.
     """
     from vision.finder import Candidate
 
-    def same(quad: np.ndarray, other: np.ndarray) -> bool:
-        length = float(np.linalg.norm(quad[3] - quad[0]))
-        return near(quad[0], other[0], length) and near(quad[3], other[3], length)
-
-    fresh = [h for h in hits if not any(same(h.quad, q) for q in offered)]
     used: set[int] = set()
     out = []
-    for i, hit in enumerate(fresh):
+    for i, hit in enumerate(hits):
         if i in used:
             continue
         used.add(i)
-        mate = next((j for j, other in enumerate(fresh) if j not in used
+        mate = next((j for j, other in enumerate(hits) if j not in used
                      and near(other.quad[0], hit.quad[2], hit.length)
                      and near(hit.quad[0], other.quad[2], hit.length)), None)
         if mate is None:
             out.append(Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True))
         else:
             used.add(mate)
-            out.append(Candidate((hit.quad, fresh[mate].quad), covered=False, score=hit.score, by_corner=True))
+            out.append(Candidate((hit.quad, hits[mate].quad), covered=False, score=hit.score, by_corner=True))
     return out
 
 
 class CornerFinder:
-    """A finder (image -> Candidates): vision.finder's outlines, then the detector's other corners."""
+    """A finder (image -> Candidates): vision.finder's outlines, then the detector's corners."""
 
     def __init__(self, detector: CornerDetector | None = None,
                  finder: Callable[[np.ndarray], Sequence] | None = None):
@@ -172,6 +169,4 @@ class CornerFinder:
         self.finder = finder if finder is not None else find_cards
 
     def __call__(self, image: np.ndarray) -> list:
-        found = list(self.finder(image))
-        offered = [np.asarray(q, np.float32).reshape(4, 2) for c in found for q in c.quads]
-        return found + corner_candidates(self.detector.detect(image), offered)
+        return list(self.finder(image)) + corner_candidates(self.detector.detect(image))
