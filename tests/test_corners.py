@@ -98,11 +98,15 @@ def test_missing_or_broken_model_files_say_what_to_do(tmp_path):
         CornerDetector(tmp_path / "corners.onnx")
 
 
-# The committed model finds 47 of 64 (rows) and 78 of 79 (separate) here, with 2.8 and 1.2 false
-# peaks a scene (most of them a true corner with the card's far end misjudged, or dondorf's indices
-# printed in all four corners). The one before it found 49 and 67, with 3.0 and 2.4.
-MIN_FOUND = {"row": 0.72, "separate": 0.9}
-MAX_FALSE_PER_SCENE = 4
+# Ten scenes a deck and kind: three, as this test once used, made the row figure swing by several
+# points between models (the detector before this one found 49 of 64 row corners in three scenes and
+# 297 of 428 in twenty). Here the committed model finds 156 of 216 row corners and 268 of 285
+# separate-card corners, with 2.7 and 0.8 false peaks a scene (most of them a true corner with the
+# card's far end misjudged, or dondorf's indices printed in all four corners); the detector before
+# it found 156 and 253, with 3.5 and 1.6.
+SCENES_PER_DECK = 10
+MIN_FOUND = {"row": 0.70, "separate": 0.92}
+MAX_FALSE_PER_SCENE = 3.5
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +125,7 @@ def test_the_committed_detector_finds_held_out_decks_index_corners(detector, kin
     found = total = false = 0
     for i, deck in enumerate(HELD_OUT_DECKS):
         rng = np.random.default_rng([11, i])
-        for _ in range(3):
+        for _ in range(SCENES_PER_DECK):
             scene = make_scene(rng, kind, deck)
             corners = scene_view(scene, rng, zoom=1.0)[1]
             scale = 512 / scene.image.shape[1]
@@ -129,7 +133,8 @@ def test_the_committed_detector_finds_held_out_decks_index_corners(detector, kin
             f, x = matches(detector.detect(scene.image), truths, 1.0)
             found, false, total = found + f, false + x, total + len(corners)
     assert found >= MIN_FOUND[kind] * total, f"{found} of {total} corners found"
-    assert false <= MAX_FALSE_PER_SCENE * 9, f"{false} false peaks in 9 scenes"
+    scenes = SCENES_PER_DECK * len(HELD_OUT_DECKS)
+    assert false <= MAX_FALSE_PER_SCENE * scenes, f"{false} false peaks in {scenes} scenes"
 
 
 def test_every_detected_corner_is_offered_after_the_finders_outlines():

@@ -45,9 +45,10 @@ def jitter_photometry(x: torch.Tensor) -> torch.Tensor:
 def jitter_blur_noise(x: torch.Tensor) -> torch.Tensor:
     """Box blur on some crops, Gaussian sensor noise on all (random strength)."""
     n = x.shape[0]
-    blurred = F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, stride=1)
-    pick = (torch.rand(n, 1, 1, 1) < 0.3).float()
-    x = x * (1 - pick) + blurred * pick
+    pick = torch.rand(n) < 0.3
+    if pick.any():  # blur only the picked ones: on the detector's big patches the blur is costly
+        x = x.clone()
+        x[pick] = F.avg_pool2d(F.pad(x[pick], (1, 1, 1, 1), mode="replicate"), 3, stride=1)
     sigma = torch.empty(n, 1, 1, 1).uniform_(0.0, 0.06)
     return x + torch.randn_like(x) * sigma
 

@@ -133,6 +133,17 @@ def evaluate(net, views, picks: np.ndarray) -> dict[float, tuple[float, float]]:
     return {t: (found / max(n_true, 1), false / max(len(picks), 1)) for t, (found, false) in totals.items()}
 
 
+def bf16_is_fast() -> bool:
+    """Whether this CPU runs bfloat16 convolutions natively (AVX-512 BF16): there, mixed precision
+    halves the detector's step time, which the wall-time budget turns into twice the steps."""
+    import torch
+
+    try:
+        return bool(torch.cpu._is_avx512_bf16_supported())
+    except AttributeError:  # a torch without the probe: stay in float32
+        return False
+
+
 def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, batch: int, seed: int):
     import torch
 
@@ -144,6 +155,8 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
     rng = np.random.default_rng(seed)
     net = CornerNet().to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=MAX_LR, weight_decay=1e-4)
+    half = bf16_is_fast()
+    log(f"network run in {'bfloat16 (this CPU has AVX-512 BF16)' if half else 'float32'}; weights and loss in float32")
     budget = minutes * 60.0
     start = time.time()
     step, last_report, shown = 0, start, []
@@ -156,7 +169,9 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
             group["lr"] = lr
         x, heat, reg, mask = batch_of(views, rng.choice(train_ids, batch), rng, PATCH)
         x = jitter_blur_noise(jitter_photometry(x)).clamp(0.0, 1.0)
-        loss, parts = loss_of(net(channels_last(x)), heat, reg, mask)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=half):
+            out = net(channels_last(x))
+        loss, parts = loss_of(out.float(), heat, reg, mask)
         opt.zero_grad()
         loss.backward()
         opt.step()
