@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from models.training.corner_data import scene_view, targets
-from vision.corners import STRIDE, CornerDetector, CornerFinder, corner_candidates, decode
+from vision.corners import DEFAULT_MODEL, STRIDE, CornerDetector, CornerFinder, corner_candidates, decode, input_size
 from vision.errors import ModelError
 from vision.finder import find_cards
 from vision.render.scenes import make_scene
@@ -60,14 +60,17 @@ def test_views_keep_visible_index_corners_only():
     rng = np.random.default_rng(5)
     scene = make_scene(rng, "row", "standard")
     image, corners = scene_view(scene, np.random.default_rng(1), zoom=1.0)
-    assert image.shape == (288, 512, 3)
+    h, w = scene.image.shape[:2]
+    iw, ih = input_size(w, h)
+    assert image.shape == (ih, iw, 3)
+    scale = np.float32([iw / w, ih / h])
     faces = [t for t in scene.cards if t.card is not None]
     shown = [np.roll(t.quad, -turn, axis=0) for t in faces for turn, seen in zip((0, 2), t.corners_visible) if seen]
     assert len(shown) > len(faces)  # the top cards show both corners
     assert len(corners) == len(shown)
     for quad, found in zip(shown, corners):
-        assert np.allclose((quad[0] + 0.5) * 0.4 - 0.5, found[:2], atol=1e-3)
-        assert np.allclose((quad[3] - quad[0]) * 0.4, found[4:], atol=1e-3)
+        assert np.allclose((quad[0] + 0.5) * scale - 0.5, found[:2], atol=1e-3)
+        assert np.allclose((quad[3] - quad[0]) * scale, found[4:], atol=1e-3)
     zoomed = scene_view(scene, np.random.default_rng(1), zoom=1.6)[1]
     assert len(zoomed) < len(shown)  # part of the scene is out of view
     backs = make_scene(np.random.default_rng(6), "backs", "standard")
@@ -96,6 +99,24 @@ def test_missing_or_broken_model_files_say_what_to_do(tmp_path):
     (tmp_path / "corners.json").write_text(json.dumps({"threshold": 0.3}))
     with pytest.raises(ModelError, match="cannot be loaded"):
         CornerDetector(tmp_path / "corners.onnx")
+
+
+@pytest.mark.parametrize("width", ["wide", 500, 0])
+def test_a_bad_input_width_in_the_settings_is_refused(tmp_path, width):
+    (tmp_path / "corners.onnx").write_bytes(DEFAULT_MODEL.read_bytes())
+    (tmp_path / "corners.json").write_text(json.dumps({"threshold": 0.3, "input_width": width}))
+    with pytest.raises(ModelError, match="input_width"):
+        CornerDetector(tmp_path / "corners.onnx")
+
+
+def test_the_detector_shrinks_frames_to_its_models_own_width(tmp_path):
+    # A model keeps the width it was trained at, whatever INPUT_WIDTH training uses now.
+    meta = json.loads(DEFAULT_MODEL.with_suffix(".json").read_text())
+    for width in (meta["input_width"], 256):
+        (tmp_path / "corners.onnx").write_bytes(DEFAULT_MODEL.read_bytes())
+        (tmp_path / "corners.json").write_text(json.dumps({**meta, "input_width": width}))
+        out, scale = CornerDetector(tmp_path / "corners.onnx").outputs(np.zeros((720, 1280, 3), np.uint8))
+        assert out.shape[2] * STRIDE == width and scale[0] == width / 1280
 
 
 # Ten scenes a deck and kind: three, as this test once used, made the row figure swing by several
@@ -127,9 +148,11 @@ def test_the_committed_detector_finds_held_out_decks_index_corners(detector, kin
         rng = np.random.default_rng([11, i])
         for _ in range(SCENES_PER_DECK):
             scene = make_scene(rng, kind, deck)
-            corners = scene_view(scene, rng, zoom=1.0)[1]
-            scale = 512 / scene.image.shape[1]
-            truths = np.concatenate([(corners[:, :2] + 0.5) / scale - 0.5, corners[:, 2:] / scale], axis=1)
+            corners = scene_view(scene, rng, zoom=1.0)[1]  # in the training input's pixels
+            h, w = scene.image.shape[:2]
+            iw, ih = input_size(w, h)
+            scale = np.float32([iw / w, ih / h])
+            truths = np.concatenate([(corners[:, :2] + 0.5) / scale - 0.5, corners[:, 2:] / np.tile(scale, 2)], axis=1)
             f, x = matches(detector.detect(scene.image), truths, 1.0)
             found, false, total = found + f, false + x, total + len(corners)
     assert found >= MIN_FOUND[kind] * total, f"{found} of {total} corners found"

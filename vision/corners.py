@@ -4,7 +4,7 @@ whose index shows, and says which way the card runs from there.
 The card finder (vision.finder) outlines cards by their edges and brightness; where a card's edge is
 faint (grey faces on a light table, a row's white cards laid on each other) it finds nothing.  This
 network looks for the thing that matters instead: an index corner.  It reads the frame shrunk to
-INPUT_WIDTH pixels across and, on a grid of STRIDE pixels, gives
+the width its model was trained at (its settings' input_width) and, on a grid of STRIDE pixels, gives
   - a heat map: how likely a visible index corner (the card's outer corner beside rank and suit)
     lies in the cell;
   - where in the cell the corner lies;
@@ -35,7 +35,8 @@ from vision.onnx_session import open_session
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "corners.onnx"
-INPUT_WIDTH = 512        # the frame is shrunk to this many pixels across (aspect kept)
+INPUT_WIDTH = 512        # the frame is shrunk to this many pixels across (aspect kept) in training;
+#                          a model's own width is in its settings (input_width)
 STRIDE = 4               # input pixels per output cell
 VECTOR_SCALE = 64.0      # input pixels per unit of the across / down outputs
 MAX_CORNERS = 60         # peaks examined per frame
@@ -75,13 +76,21 @@ class CornerDetector:
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"corner model settings {meta_path_for(self.model_path)} cannot be read: "
                              f"{exc}") from None
+        try:
+            self.input_width = int(meta.get("input_width", INPUT_WIDTH))
+        except (TypeError, ValueError):
+            raise ModelError(f"corner model settings {meta_path_for(self.model_path)}: input_width "
+                             f"{meta.get('input_width')!r} is not a number of pixels") from None
+        if self.input_width < 16 or self.input_width % 16:
+            raise ModelError(f"corner model settings {meta_path_for(self.model_path)}: input_width "
+                             f"{self.input_width} is not a positive multiple of 16")
         self.meta = meta
         self._session = open_session(self.model_path, "corner model")
         self._input_name = self._session.get_inputs()[0].name
 
     def outputs(self, image: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
         """The network's raw output for a BGR frame (7 x h x w) and the frame-to-input scales (x, y)."""
-        batch, scale = to_input(image)
+        batch, scale = to_input(image, self.input_width)
         return self._session.run(None, {self._input_name: batch})[0][0], scale
 
     def detect(self, image: np.ndarray) -> list[CornerHit]:
@@ -89,18 +98,18 @@ class CornerDetector:
         return decode(out, scale, self.threshold)
 
 
-def input_size(width: int, height: int) -> tuple[int, int]:
-    """(w, h) of the network's input for a frame: INPUT_WIDTH across, both a multiple of 16."""
-    scale = INPUT_WIDTH / width
+def input_size(width: int, height: int, input_width: int = INPUT_WIDTH) -> tuple[int, int]:
+    """(w, h) of the network's input for a frame: input_width across, both a multiple of 16."""
+    scale = input_width / width
     h = max(16, int(round(height * scale / 16)) * 16)
-    return INPUT_WIDTH, h
+    return input_width, h
 
 
-def to_input(image: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+def to_input(image: np.ndarray, input_width: int = INPUT_WIDTH) -> tuple[np.ndarray, tuple[float, float]]:
     """The frame as the network takes it (1 x 3 x h x w float, 0..1) and the scales applied (x, y:
     they differ a little where the height is rounded to a multiple of 16)."""
     h, w = image.shape[:2]
-    iw, ih = input_size(w, h)
+    iw, ih = input_size(w, h, input_width)
     small = cv2.resize(image, (iw, ih), interpolation=cv2.INTER_AREA)
     batch = small.transpose(2, 0, 1)[None].astype(np.float32) / np.float32(255.0)
     return batch, (iw / w, ih / h)

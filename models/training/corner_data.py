@@ -51,7 +51,7 @@ def scene_view(scene, rng: np.random.Generator, zoom: float | None = None) -> tu
         zoom = 1.0 if rng.random() < 0.5 else float(rng.uniform(1.0, MAX_ZOOM))
     vw, vh = int(round(w / zoom)), int(round(h / zoom))
     x0, y0 = int(rng.integers(0, w - vw + 1)), int(rng.integers(0, h - vh + 1))
-    iw, ih = input_size(vw, vh)
+    iw, ih = input_size(w, h)  # every view of a frame size the same input size, zoomed or not
     image = cv2.resize(scene.image[y0:y0 + vh, x0:x0 + vw], (iw, ih), interpolation=cv2.INTER_AREA)
     sx, sy = iw / vw, ih / vh
     corners = []
