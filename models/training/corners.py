@@ -189,12 +189,14 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
 def export(net, out_dir: Path, threshold: float, extra: dict) -> tuple[Path, Path]:
     import torch
 
-    from vision.corners import INPUT_WIDTH, STRIDE, VECTOR_SCALE, meta_path_for
+    from models.training.corner_data import FRAME
+    from vision.corners import INPUT_WIDTH, STRIDE, VECTOR_SCALE, input_size, meta_path_for
 
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / "corners.onnx"
     net = net.eval().to(memory_format=torch.contiguous_format)
-    dummy = torch.rand(1, 3, 288, INPUT_WIDTH)
+    width, height = input_size(*FRAME)  # the training frames' input (the graph takes any size)
+    dummy = torch.rand(1, 3, height, width)
     torch.onnx.export(net, (dummy,), str(onnx_path), input_names=["frames"], output_names=["maps"],
                       dynamic_axes={"frames": {0: "batch", 2: "height", 3: "width"},
                                     "maps": {0: "batch", 2: "rows", 3: "columns"}},
