@@ -168,7 +168,7 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
         for group in opt.param_groups:
             group["lr"] = lr
         x, heat, reg, mask = batch_of(views, rng.choice(train_ids, batch), rng, PATCH)
-        x = jitter_blur_noise(jitter_photometry(x)).clamp(0.0, 1.0)
+        x = jitter_blur_noise(jitter_photometry(x)).clamp_(0.0, 1.0)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=half):
             out = net(channels_last(x))
         loss, parts = loss_of(out.float(), heat, reg, mask)
