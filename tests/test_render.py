@@ -1,5 +1,6 @@
 """Rendered faces and scenes: the ground truth matches what is drawn, and every kind renders."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -46,6 +47,35 @@ def test_faces_have_rounded_transparent_corners_and_an_opaque_middle():
 def test_a_missing_deck_says_how_to_install_it():
     with pytest.raises(VisionError, match="apt install kdegames-card-data-kf5"):
         faces.load_face("no-such-deck", Card.parse("5H"))
+
+
+def test_two_processes_rendering_one_face_do_not_trip_over_each_other(tmp_path, monkeypatch):
+    """`make model` renders in two processes, and both may render the same face into the cache at
+    once: here the other one writes the face from start to finish between this one's write and its
+    rename (a shared temporary name made the second rename fail on a fresh clone)."""
+    path = tmp_path / "deck" / "2S.png"
+    face = np.random.default_rng(1).integers(0, 256, (14, 10, 4), dtype=np.uint8)
+    real_replace = faces.os.replace
+    others = []
+
+    def another_writer_first(src, dst):
+        if not others:
+            others.append(dst)
+            faces._write_atomically(path, face)
+        real_replace(src, dst)
+
+    monkeypatch.setattr(faces.os, "replace", another_writer_first)
+    faces._write_atomically(path, face)
+    assert others == [path]
+    assert np.array_equal(cv2.imread(str(path), cv2.IMREAD_UNCHANGED), face)
+    assert [p.name for p in path.parent.iterdir()] == ["2S.png"]  # no temporary file left behind
+
+
+def test_a_face_cache_that_cannot_be_written_says_so_and_leaves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(faces.cv2, "imwrite", lambda *args: False)
+    with pytest.raises(VisionError, match="cannot write the face cache"):
+        faces._write_atomically(tmp_path / "deck" / "2S.png", np.zeros((4, 3, 4), np.uint8))
+    assert list((tmp_path / "deck").iterdir()) == []
 
 
 @pytest.mark.parametrize("texture", TEXTURES)

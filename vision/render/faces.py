@@ -12,6 +12,7 @@ import functools
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import cv2
@@ -96,11 +97,24 @@ def _load_rendered(deck: str, card: Card | None) -> np.ndarray:
     if face is None:
         width = _deck_width(deck)
         face = render_element(svg_file(deck), element_id(card), FACE_HEIGHT, width)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp.png")
-        cv2.imwrite(str(tmp), face)
-        tmp.replace(path)
+        _write_atomically(path, face)
     return face
+
+
+def _write_atomically(path: Path, image: np.ndarray) -> None:
+    """Write image to path by way of a temporary file of this process's own: `make model` renders
+    in several processes at once, and two of them may render the same face (each then writes the
+    same picture, and the last rename wins)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{path.stem}-", suffix=path.suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        if not cv2.imwrite(name, image):
+            raise VisionError(f"cannot write the face cache {path}: is {path.parent} writable?")
+        os.replace(name, path)
+    finally:
+        if os.path.exists(name):
+            os.unlink(name)
 
 
 @functools.lru_cache(maxsize=64)
