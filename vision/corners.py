@@ -15,6 +15,13 @@ which is all the index crop needs.  Every corner is offered, even one an outline
 already starts at: in a row the finder's corner is often a few pixels off the index, and the
 recognizer keeps one reading per place anyway.
 
+Two helps for rows, where a card's strip shows little more than its index:
+  - a faint peak (heat from WEAK up to the threshold) is a corner too, when a sure corner of the same
+    card shape lies beside it: a card in a row is seldom alone, and a back's pattern, which can
+    look like an index, has no sure card beside it;
+  - a corner whose own guess of the card's far end disagrees with its row's is also offered with the
+    median sides of the sure corners round it that run the same way (`row_outlines`).
+
 Output layout (models/corners.onnx, N x 7 x H/STRIDE x W/STRIDE): heat logit, cell offset x and
 y (0..1), across x y, down x y.
 """
@@ -22,6 +29,7 @@ y (0..1), across x y, down x y.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -42,6 +50,14 @@ VECTOR_SCALE = 64.0      # input pixels per unit of the across / down outputs
 MAX_CORNERS = 60         # peaks examined per frame
 SAME_CORNER = 0.15       # two corners within this share of the card's length are one
 SHAPE_RANGE = (0.5, 0.95)  # accepted across / down length ratio of a decoded card
+WEAK = 0.1               # a peak of at least this heat is kept beside a sure corner of its shape ...
+ALIKE_SIDES = 0.15       # ... whose sides' lengths are within this share of its own,
+ALIKE_TURN = 10.0        # whose long side runs within this many degrees of its own,
+ALIKE_REACH = 1.2        # and whose corner lies within this many card lengths
+ROW_TURN = 15.0          # a row's corners: long sides within this many degrees,
+ROW_REACH = 2.0          # corners within this many card lengths,
+ROW_SIZE = 3             # at least this many of them (the corner itself among them);
+ROW_DISAGREES = 0.1      # offered again when its far corner lies this share of its length off the row's
 
 
 def meta_path_for(model_path: Path) -> Path:
@@ -94,8 +110,9 @@ class CornerDetector:
         return self._session.run(None, {self._input_name: batch})[0][0], scale
 
     def detect(self, image: np.ndarray) -> list[CornerHit]:
+        """The sure corners (heat over the threshold), then the faint ones beside a sure one alike."""
         out, scale = self.outputs(image)
-        return decode(out, scale, self.threshold)
+        return sure_and_beside(decode(out, scale, min(WEAK, self.threshold)), self.threshold)
 
 
 def input_size(width: int, height: int, input_width: int = INPUT_WIDTH) -> tuple[int, int]:
@@ -138,6 +155,52 @@ def decode(out: np.ndarray, scale: float | tuple[float, float], threshold: float
     return hits
 
 
+def turn_between(a: np.ndarray, b: np.ndarray) -> float:
+    """The angle between two vectors, in degrees (0..180)."""
+    turn = math.degrees(math.atan2(a[1], a[0]) - math.atan2(b[1], b[0]))
+    return abs((turn + 180.0) % 360.0 - 180.0)
+
+
+def sure_and_beside(hits: Sequence[CornerHit], threshold: float) -> list[CornerHit]:
+    """The hits over the threshold, then the fainter ones that have a sure one alike beside them."""
+    sure = [hit for hit in hits if hit.score >= threshold]
+    return sure + [hit for hit in hits if hit.score < threshold and any(alike(hit, other) for other in sure)]
+
+
+def alike(hit: CornerHit, other: CornerHit) -> bool:
+    """Whether `other` looks like a card of the same size and way round as `hit`, close beside it."""
+    a, b = hit.quad, other.quad
+    if abs(float(np.linalg.norm(a[3] - a[0])) / other.length - 1.0) > ALIKE_SIDES:
+        return False
+    if abs(float(np.linalg.norm(a[1] - a[0])) / max(float(np.linalg.norm(b[1] - b[0])), 1e-6) - 1.0) > ALIKE_SIDES:
+        return False
+    return turn_between(a[3] - a[0], b[3] - b[0]) <= ALIKE_TURN and \
+        float(np.linalg.norm(a[0] - b[0])) <= ALIKE_REACH * other.length
+
+
+def row_outlines(hits: Sequence[CornerHit], threshold: float) -> list[CornerHit]:
+    """Each corner again with its row's sides, where its own guess of the far end is off the row's.
+
+    Cards of a row are of one size and run about one way, and a sure corner's sides are the better
+    guess; the median of those round it is taken. Only a second outline is offered: the classifier
+    reads both, and the recognizer keeps one reading per place.
+    """
+    out = []
+    for hit in hits:
+        down = hit.quad[3] - hit.quad[0]
+        row = [other for other in hits if (other is hit or other.score >= threshold)
+               and turn_between(other.quad[3] - other.quad[0], down) <= ROW_TURN
+               and float(np.linalg.norm(other.quad[0] - hit.quad[0])) <= ROW_REACH * hit.length]
+        if len(row) < ROW_SIZE:
+            continue
+        across = np.median([other.quad[1] - other.quad[0] for other in row], axis=0).astype(np.float32)
+        sides = np.median([other.quad[3] - other.quad[0] for other in row], axis=0).astype(np.float32)
+        quad = parallelogram(hit.quad[0], across, sides)
+        if float(np.linalg.norm(quad[2] - hit.quad[2])) > ROW_DISAGREES * hit.length:
+            out.append(CornerHit(quad, hit.score))
+    return out
+
+
 def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b))) <= SAME_CORNER * length
 
@@ -178,4 +241,9 @@ class CornerFinder:
         self.finder = finder if finder is not None else find_cards
 
     def __call__(self, image: np.ndarray) -> list:
-        return list(self.finder(image)) + corner_candidates(self.detector.detect(image))
+        from vision.finder import Candidate
+
+        hits = self.detector.detect(image)
+        again = [Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True)
+                 for hit in row_outlines(hits, self.detector.threshold)]
+        return list(self.finder(image)) + corner_candidates(hits) + again
