@@ -194,8 +194,8 @@ def row_outlines(hits: Sequence[CornerHit], threshold: float) -> list[CornerHit]
         if len(row) < ROW_SIZE:
             continue
         across = np.median([other.quad[1] - other.quad[0] for other in row], axis=0).astype(np.float32)
-        sides = np.median([other.quad[3] - other.quad[0] for other in row], axis=0).astype(np.float32)
-        quad = parallelogram(hit.quad[0], across, sides)
+        long_side = np.median([other.quad[3] - other.quad[0] for other in row], axis=0).astype(np.float32)
+        quad = parallelogram(hit.quad[0], across, long_side)
         if float(np.linalg.norm(quad[2] - hit.quad[2])) > ROW_DISAGREES * hit.length:
             out.append(CornerHit(quad, hit.score))
     return out
