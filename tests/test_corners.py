@@ -183,8 +183,8 @@ def test_the_committed_detector_finds_held_out_decks_index_corners(detector, kin
             iw, ih = input_size(w, h)
             scale = np.float32([iw / w, ih / h])
             truths = np.concatenate([(corners[:, :2] + 0.5) / scale - 0.5, corners[:, 2:] / np.tile(scale, 2)], axis=1)
-            out, scale = detector.outputs(scene.image)  # the model's own peaks, without the faint ones
-            f, x = matches(decode(out, scale, detector.threshold), truths, 1.0)
+            out, frame_to_input = detector.outputs(scene.image)  # the model's own peaks, not the faint ones
+            f, x = matches(decode(out, frame_to_input, detector.threshold), truths, 1.0)
             found, false, total = found + f, false + x, total + len(corners)
     assert found >= MIN_FOUND[kind] * total, f"{found} of {total} corners found"
     scenes = SCENES_PER_DECK * len(HELD_OUT_DECKS)
