@@ -72,8 +72,18 @@ class CornerHit:
     score: float
 
     @property
+    def across(self) -> np.ndarray:
+        """The card's short side from the corner."""
+        return self.quad[1] - self.quad[0]
+
+    @property
+    def down(self) -> np.ndarray:
+        """The card's long side from the corner."""
+        return self.quad[3] - self.quad[0]
+
+    @property
     def length(self) -> float:
-        return float(np.linalg.norm(self.quad[3] - self.quad[0]))
+        return float(np.linalg.norm(self.down))
 
 
 class CornerDetector:
@@ -169,13 +179,12 @@ def sure_and_beside(hits: Sequence[CornerHit], threshold: float) -> list[CornerH
 
 def alike(hit: CornerHit, other: CornerHit) -> bool:
     """Whether `other` looks like a card of the same size and way round as `hit`, close beside it."""
-    a, b = hit.quad, other.quad
-    if abs(float(np.linalg.norm(a[3] - a[0])) / other.length - 1.0) > ALIKE_SIDES:
+    if abs(hit.length / other.length - 1.0) > ALIKE_SIDES:
         return False
-    if abs(float(np.linalg.norm(a[1] - a[0])) / max(float(np.linalg.norm(b[1] - b[0])), 1e-6) - 1.0) > ALIKE_SIDES:
+    if abs(float(np.linalg.norm(hit.across)) / max(float(np.linalg.norm(other.across)), 1e-6) - 1.0) > ALIKE_SIDES:
         return False
-    return turn_between(a[3] - a[0], b[3] - b[0]) <= ALIKE_TURN and \
-        float(np.linalg.norm(a[0] - b[0])) <= ALIKE_REACH * other.length
+    return turn_between(hit.down, other.down) <= ALIKE_TURN and \
+        float(np.linalg.norm(hit.quad[0] - other.quad[0])) <= ALIKE_REACH * other.length
 
 
 def row_outlines(hits: Sequence[CornerHit], threshold: float) -> list[CornerHit]:
@@ -187,14 +196,13 @@ def row_outlines(hits: Sequence[CornerHit], threshold: float) -> list[CornerHit]
     """
     out = []
     for hit in hits:
-        down = hit.quad[3] - hit.quad[0]
         row = [other for other in hits if (other is hit or other.score >= threshold)
-               and turn_between(other.quad[3] - other.quad[0], down) <= ROW_TURN
+               and turn_between(other.down, hit.down) <= ROW_TURN
                and float(np.linalg.norm(other.quad[0] - hit.quad[0])) <= ROW_REACH * hit.length]
         if len(row) < ROW_SIZE:
             continue
-        across = np.median([other.quad[1] - other.quad[0] for other in row], axis=0).astype(np.float32)
-        long_side = np.median([other.quad[3] - other.quad[0] for other in row], axis=0).astype(np.float32)
+        across = np.median([other.across for other in row], axis=0).astype(np.float32)
+        long_side = np.median([other.down for other in row], axis=0).astype(np.float32)
         quad = parallelogram(hit.quad[0], across, long_side)
         if float(np.linalg.norm(quad[2] - hit.quad[2])) > ROW_DISAGREES * hit.length:
             out.append(CornerHit(quad, hit.score))
