@@ -20,7 +20,11 @@ Two helps for rows, where a card's strip shows little more than its index:
     card shape lies beside it: a card in a row is seldom alone, and a back's pattern, which can
     look like an index, has no sure card beside it;
   - a corner whose own guess of the card's far end disagrees with its row's is also offered with the
-    median sides of the sure corners round it that run the same way (`row_outlines`).
+    median sides of the sure corners round it that run the same way (`row_outlines`);
+  - each row (three or more sure corners that run alike) is read again in a window round it,
+    enlarged up to ZOOM_MAX times, and the sure corners found there that run the row's way are
+    added (`CornerFinder.corners`): the whole frame is shrunk to the model's input width (512
+    pixels across), where a row's tight strips blur into each other.
 
 Output layout (models/corners.onnx, N x 7 x H/STRIDE x W/STRIDE): heat logit, cell offset x and
 y (0..1), across x y, down x y.
@@ -58,6 +62,14 @@ ROW_TURN = 15.0          # a row's corners: long sides within this many degrees,
 ROW_REACH = 2.0          # corners within this many card lengths,
 ROW_SIZE = 3             # at least this many of them (the corner itself among them);
 ROW_DISAGREES = 0.1      # offered again when its far corner lies this share of its length off the row's
+ZOOM_MAX = 2.0           # a row is read again enlarged at most this much over the whole frame,
+ZOOM_MIN = 1.25          # and not at all where its window cannot be enlarged this much;
+ZOOM_REACH = 1.2         # its corners each within this many card lengths of the next (laid apart,
+#                          separate cards are read well enough at the whole frame's scale);
+ZOOM_MARGIN = 0.1        # its window reaches this share of a card's length past its cards;
+WINDOWS_SHARED = 0.5     # rows whose windows share this much of the smaller one are read in one;
+ZOOM_TURN = 45.0         # a sure corner found there is kept when its long side runs within this
+#                          many degrees of its row's (not a sideways index, not an edge across it)
 
 
 def meta_path_for(model_path: Path) -> Path:
@@ -123,6 +135,14 @@ class CornerDetector:
         """The sure corners (heat over the threshold), then the faint ones beside a sure one alike."""
         out, scale = self.outputs(image)
         return sure_and_beside(decode(out, scale, min(WEAK, self.threshold)), self.threshold)
+
+    def sure_in(self, image: np.ndarray, window: tuple[int, int, int, int]) -> list[CornerHit]:
+        """The sure corners in a window (x0, y0, x1, y1) of the frame, read enlarged to the model's
+        input width, in frame pixels."""
+        x0, y0, x1, y1 = window
+        out, scale = self.outputs(image[y0:y1, x0:x1])
+        shift = np.array([x0, y0], np.float32)
+        return [CornerHit(hit.quad + shift, hit.score) for hit in decode(out, scale, self.threshold)]
 
 
 def input_size(width: int, height: int, input_width: int = INPUT_WIDTH) -> tuple[int, int]:
@@ -209,6 +229,76 @@ def row_outlines(hits: Sequence[CornerHit], threshold: float) -> list[CornerHit]
     return out
 
 
+def rows_of(hits: Sequence[CornerHit], threshold: float, reach: float = ROW_REACH) -> list[list[CornerHit]]:
+    """The sure corners grouped into rows (ROW_SIZE or more that run alike, each within `reach` card
+    lengths of the next), largest first."""
+    sure = [hit for hit in hits if hit.score >= threshold]
+    group = list(range(len(sure)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for i, hit in enumerate(sure):
+        for j in range(i):
+            other = sure[j]
+            if turn_between(other.down, hit.down) <= ROW_TURN and \
+                    float(np.linalg.norm(other.quad[0] - hit.quad[0])) <= reach * min(hit.length, other.length):
+                group[root(i)] = root(j)
+    rows: dict[int, list[CornerHit]] = {}
+    for i, hit in enumerate(sure):
+        rows.setdefault(root(i), []).append(hit)
+    return sorted((row for row in rows.values() if len(row) >= ROW_SIZE), key=len, reverse=True)
+
+
+def row_window(row: Sequence[CornerHit], width: int, height: int) -> tuple[int, int, int, int] | None:
+    """The window of the frame to read a row again in: round its cards, of the frame's shape, at
+    least 1 / ZOOM_MAX of it; None where that would not enlarge the row ZOOM_MIN times."""
+    points = np.concatenate([hit.quad for hit in row])
+    margin = ZOOM_MARGIN * float(np.median([hit.length for hit in row]))
+    (left, top), (right, bottom) = points.min(axis=0) - margin, points.max(axis=0) + margin
+    w = max(right - left, (bottom - top) * width / height, width / ZOOM_MAX)
+    if w * ZOOM_MIN > width:
+        return None
+    h = w * height / width
+    x0 = min(max((left + right - w) / 2.0, 0.0), width - w)
+    y0 = min(max((top + bottom - h) / 2.0, 0.0), height - h)
+    return int(round(x0)), int(round(y0)), int(round(x0 + w)), int(round(y0 + h))
+
+
+def row_windows(hits: Sequence[CornerHit], threshold: float, width: int,
+                height: int) -> list[tuple[tuple[int, int, int, int], list[list[CornerHit]]]]:
+    """The windows worth reading again enlarged, each with the rows it was cut round."""
+    windows: list[tuple[tuple[int, int, int, int], list[list[CornerHit]]]] = []
+    for row in rows_of(hits, threshold, ZOOM_REACH):
+        window = row_window(row, width, height)
+        if window is None:
+            continue
+        shared = next((rows for other, rows in windows if shared_area(window, other) > WINDOWS_SHARED), None)
+        if shared is not None:
+            shared.append(row)
+        else:
+            windows.append((window, [row]))
+    return windows
+
+
+def shared_area(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> float:
+    """The share of the smaller of two windows (x0, y0, x1, y1) that lies in both."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+
+
+def runs_with(hit: CornerHit, rows: Sequence[Sequence[CornerHit]]) -> bool:
+    """Whether a corner's long side runs within ZOOM_TURN of one of the rows' (their median)."""
+    return any(turn_between(hit.down, np.median([other.down for other in row], axis=0)) <= ZOOM_TURN
+               for row in rows)
+
+
 def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b))) <= SAME_CORNER * length
 
@@ -242,16 +332,29 @@ class CornerFinder:
     """A finder (image -> Candidates): vision.finder's outlines, then the detector's corners."""
 
     def __init__(self, detector: CornerDetector | None = None,
-                 finder: Callable[[np.ndarray], Sequence] | None = None):
+                 finder: Callable[[np.ndarray], Sequence] | None = None, *, zoom_rows: bool = True):
         from vision.finder import find_cards
 
         self.detector = detector if detector is not None else CornerDetector()
         self.finder = finder if finder is not None else find_cards
+        self.zoom_rows = zoom_rows
+
+    def corners(self, image: np.ndarray) -> list[CornerHit]:
+        """The detector's corners in the whole frame, then (zoom_rows) the sure ones it finds in each
+        row's window read again enlarged: in a row a card's strip may show little more than its
+        index, a few pixels wide at the whole frame's scale."""
+        hits = self.detector.detect(image)
+        if not self.zoom_rows:
+            return hits
+        height, width = image.shape[:2]
+        for window, rows in row_windows(hits, self.detector.threshold, width, height):
+            hits = hits + [hit for hit in self.detector.sure_in(image, window) if runs_with(hit, rows)]
+        return hits
 
     def __call__(self, image: np.ndarray) -> list:
         from vision.finder import Candidate
 
-        hits = self.detector.detect(image)
+        hits = self.corners(image)
         again = [Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True)
                  for hit in row_outlines(hits, self.detector.threshold)]
         return list(self.finder(image)) + corner_candidates(hits) + again
