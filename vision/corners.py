@@ -15,7 +15,7 @@ which is all the index crop needs.  Every corner is offered, even one an outline
 already starts at: in a row the finder's corner is often a few pixels off the index, and the
 recognizer keeps one reading per place anyway.
 
-Two helps for rows, where a card's strip shows little more than its index:
+Three helps for rows, where a card's strip shows little more than its index:
   - a faint peak (heat from WEAK up to the threshold) is a corner too, when a sure corner of the same
     card shape lies beside it: a card in a row is seldom alone, and a back's pattern, which can
     look like an index, has no sure card beside it;
