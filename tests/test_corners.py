@@ -8,7 +8,7 @@ import pytest
 
 from models.training.corner_data import scene_view, targets
 from vision.corners import (DEFAULT_MODEL, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit, corner_candidates,
-                            decode, input_size, row_outlines, row_window, row_windows, rows_of, runs_with,
+                            decode, input_size, row_down, row_outlines, row_window, row_windows, rows_of, runs_with,
                             sure_and_beside)
 from vision.errors import ModelError
 from vision.finder import find_cards
@@ -145,10 +145,11 @@ def test_rows_whose_windows_overlap_are_read_in_one_window():
 
 def test_a_corner_found_enlarged_is_kept_only_when_it_runs_the_rows_way():
     row = [card(100 + 15 * k, 100, turn=10 * k) for k in range(3)]  # fanned: median turn 10
-    assert runs_with(card(160, 100, turn=50), [row])
-    assert not runs_with(card(160, 100, turn=60), [row])
-    assert not runs_with(card(160, 100, turn=90), [row])            # a sideways index
-    assert runs_with(card(160, 100, turn=90), [row, [card(0, 0, turn=90)] * 3])
+    assert np.allclose(row_down(row), card(0, 0, turn=10).down)
+    assert runs_with(card(160, 100, turn=50), [row_down(row)])
+    assert not runs_with(card(160, 100, turn=60), [row_down(row)])
+    assert not runs_with(card(160, 100, turn=90), [row_down(row)])            # a sideways index
+    assert runs_with(card(160, 100, turn=90), [row_down(row), row_down([card(0, 0, turn=90)] * 3)])
 
 
 class RecordingDetector:

@@ -293,10 +293,14 @@ def shared_area(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> f
     return w * h / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
 
 
-def runs_with(hit: CornerHit, rows: Sequence[Sequence[CornerHit]]) -> bool:
-    """Whether a corner's long side runs within ZOOM_TURN of one of the rows' (their median)."""
-    return any(turn_between(hit.down, np.median([other.down for other in row], axis=0)) <= ZOOM_TURN
-               for row in rows)
+def row_down(row: Sequence[CornerHit]) -> np.ndarray:
+    """The way a row's cards run: the median of their long sides."""
+    return np.median([hit.down for hit in row], axis=0)
+
+
+def runs_with(hit: CornerHit, downs: Sequence[np.ndarray]) -> bool:
+    """Whether a corner's long side runs within ZOOM_TURN of one of these rows' (`row_down`)."""
+    return any(turn_between(hit.down, down) <= ZOOM_TURN for down in downs)
 
 
 def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
@@ -348,7 +352,8 @@ class CornerFinder:
             return hits
         height, width = image.shape[:2]
         for window, rows in row_windows(hits, self.detector.threshold, width, height):
-            hits = hits + [hit for hit in self.detector.sure_in(image, window) if runs_with(hit, rows)]
+            downs = [row_down(row) for row in rows]
+            hits = hits + [hit for hit in self.detector.sure_in(image, window) if runs_with(hit, downs)]
         return hits
 
     def __call__(self, image: np.ndarray) -> list:
