@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from models.training.corner_data import scene_view, targets
-from vision.corners import (DEFAULT_MODEL, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit, corner_candidates,
-                            decode, input_size, row_down, row_outlines, row_window, row_windows, rows_of, runs_with,
-                            sure_and_beside)
+from vision.corners import (DEFAULT_MODEL, PATCH_ZOOM, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit,
+                            corner_candidates, decode, input_size, paired, patch_card, patch_window, row_down,
+                            row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
 from vision.errors import ModelError
 from vision.finder import find_cards
 from vision.render.scenes import make_scene
@@ -158,13 +158,14 @@ class RecordingDetector:
     threshold = 0.3
 
     def __init__(self, whole, enlarged):
-        self.whole, self.enlarged, self.windows = whole, enlarged, []
+        self.whole, self.enlarged, self.windows, self.zooms = whole, enlarged, [], []
 
     def detect(self, image):
         return list(self.whole)
 
-    def sure_in(self, image, window):
+    def sure_in(self, image, window, zoom=None):
         self.windows.append(window)
+        self.zooms.append(zoom)
         return list(self.enlarged)
 
 
@@ -182,6 +183,78 @@ def test_each_row_is_read_again_enlarged_and_its_corners_that_run_its_way_added(
     assert CornerFinder(detector, lambda image: [], zoom_rows=False).corners(frame) == row
     assert detector.windows == []
     assert CornerFinder(RecordingDetector(row[:2], [along]), lambda image: []).corners(frame) == row[:2]  # no row
+
+
+def opposite(hit: CornerHit) -> CornerHit:
+    """The same card's other index corner (its quad starting two corners on)."""
+    return CornerHit(np.roll(hit.quad, -2, axis=0), hit.score)
+
+
+def test_a_patchs_window_reaches_past_it_by_part_of_its_length_and_stays_in_the_frame():
+    assert patch_window((100, 100, 200, 150), 1280, 720) == (40, 40, 260, 210)
+    assert patch_window((1200, 650, 1270, 715), 1280, 720) == (1158, 608, 1280, 720)
+
+
+def test_only_a_lone_cards_two_index_corners_make_a_pair():
+    a = card(100, 100)
+    b, stray = opposite(a), card(300, 100)
+    assert paired([a, stray, b]) == [a, b]
+    assert paired([a, stray]) == []
+    askew = CornerHit(b.quad + np.float32([20, 0]), 0.9)  # its far corner over 0.15 of a length off
+    assert paired([a, askew]) == []
+
+
+def test_a_card_found_in_a_patch_is_the_patchs_own_and_of_the_frames_size():
+    hit = card(100, 100)                         # 50 x 72 from (100, 100)
+    patch = (110.0, 110.0, 140.0, 160.0)         # its centre (125, 135) on the card
+    assert patch_card(hit, patch, None)
+    assert not patch_card(hit, (300.0, 110.0, 340.0, 160.0), None)     # a neighbour's patch
+    assert patch_card(hit, patch, 72 * 1.3) and patch_card(hit, patch, 72 / 1.3)
+    assert not patch_card(hit, patch, 72 * 1.5)                         # small cards on a back's print
+    assert not patch_card(hit, patch, 72 / 1.5)
+
+
+class PatchFinder(CornerFinder):
+    """The finder's part stood in for: no outlines, these bright patches."""
+
+    def __init__(self, detector, patches, **kwargs):
+        super().__init__(detector, **kwargs)
+        self.patches = patches
+
+    def outlines(self, image):
+        return [], list(self.patches)
+
+
+def test_a_bright_patch_nothing_explains_is_read_again_enlarged_and_a_whole_card_there_offered():
+    lone = card(600, 300)
+    detector = RecordingDetector([], [lone, opposite(lone), card(900, 300)])
+    patch = (610.0, 310.0, 640.0, 360.0)
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    found = PatchFinder(detector, [patch])(frame)
+    assert detector.windows == [patch_window(patch, 1280, 720)] and detector.zooms == [PATCH_ZOOM]
+    (candidate,) = found  # the lone card read at both its corners; the corner alone at 900 not offered
+    assert len(candidate.quads) == 2 and not candidate.covered and candidate.by_corner
+    assert np.allclose(candidate.quads[0], lone.quad)
+    detector.windows.clear()
+    assert PatchFinder(detector, [patch], zoom_patches=False)(frame) == [] and detector.windows == []
+
+
+def test_a_patch_an_outline_or_a_sure_corner_explains_is_not_read_again():
+    lone = card(600, 300)
+    detector = RecordingDetector([], [lone, opposite(lone)])
+    finder = PatchFinder(detector, [])
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    patch = (610.0, 310.0, 640.0, 360.0)
+    outline = np.float32([[590, 290], [660, 290], [660, 380], [590, 380]])
+    assert finder.lone_cards(frame, [patch], [outline], []) == [] and detector.windows == []
+    assert finder.lone_cards(frame, [patch], [], [card(600, 300, score=0.5)]) == [] and detector.windows == []
+    # a faint corner there does not explain it, but is not offered twice
+    faint = card(600, 300, score=0.2)
+    assert finder.lone_cards(frame, [patch], [], [faint]) == [] and len(detector.windows) == 1
+    # two patches of one card: read once
+    detector.windows.clear()
+    assert len(finder.lone_cards(frame, [patch, (615.0, 320.0, 645.0, 365.0)], [], [])) == 2
+    assert len(detector.windows) == 1
 
 
 def test_corner_candidates_pair_a_lone_cards_corners_and_leave_a_covered_one_alone():
@@ -286,8 +359,10 @@ def test_every_detected_corner_is_offered_after_the_finders_outlines():
     assert all(c.by_corner for c in found[len(outlined):])
     offered = [q for c in found[len(outlined):] for q in c.quads]
     hits = finder.corners(scene.image)
+    outlines, patches = finder.outlines(scene.image)
+    lone = finder.lone_cards(scene.image, patches, [c.quad for c in outlines], hits)
     again = row_outlines(hits, finder.detector.threshold)
-    assert len(offered) == len(hits) + len(again)
-    assert all(any(np.allclose(h.quad, q) for q in offered) for h in hits + again)
+    assert len(offered) == len(hits) + len(lone) + len(again)
+    assert all(any(np.allclose(h.quad, q) for q in offered) for h in hits + lone + again)
     # ... including corners the finder's outlines already start at (these were once skipped)
     assert any(np.linalg.norm(h.quad[0] - q[0]) < 0.15 * h.length for h in hits for c in outlined for q in c.quads)

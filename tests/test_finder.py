@@ -1,9 +1,10 @@
 """The card finder on seeded rendered scenes of the held-out decks (committed assets only)."""
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.finder import Candidate, find_cards
+from vision.finder import Candidate, find_cards, find_cards_and_patches
 from vision.render.backgrounds import TEXTURES, make_background
 from vision.render.decks import HELD_OUT_DECKS
 from vision.render.scenes import make_scene
@@ -154,3 +155,18 @@ def test_covered_row_cards_are_rarely_outlined_off_their_index_corner():
 def test_a_tiny_or_blank_image_gives_no_candidates():
     assert find_cards(np.zeros((120, 160, 3), np.uint8)) == []
     assert find_cards(np.full((720, 1280, 3), 255, np.uint8)) == []
+
+
+def test_bright_patches_of_a_cards_size_and_shape_are_reported_outlined_or_not():
+    table = np.full((720, 1280, 3), 60, np.uint8)
+    # a card's face, turned, with a ragged edge no card outline fits; and a stripe of the cloth
+    face = np.int32([[300, 200], [420, 240], [380, 380], [260, 340]])
+    cv2.fillPoly(table, [face], (235, 235, 235))
+    for a, b in zip(face, np.roll(face, -1, axis=0)):  # bites out of every edge
+        for t in np.linspace(0.1, 0.9, 6):
+            cv2.circle(table, tuple(int(v) for v in a + t * (b - a)), 6, (60, 60, 60), -1)
+    cv2.rectangle(table, (800, 100), (825, 400), (235, 235, 235), -1)
+    outlined, patches = find_cards_and_patches(table)
+    assert outlined == [] and find_cards(table) == []
+    (patch,) = patches  # the face, not the stripe
+    assert np.allclose(patch, (260, 200, 420, 380), atol=4)

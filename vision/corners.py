@@ -25,6 +25,12 @@ Three helps for rows, where a card's strip shows little more than its index:
     enlarged up to ZOOM_MAX times, and the sure corners found there that run the row's way are
     added (`CornerFinder.corners`): the whole frame is shrunk to the model's input width (512
     pixels across), where a row's tight strips blur into each other.
+And one for lone cards the finder saw only as a ragged bright patch (a card on a fine check cloth,
+whose light squares fray its face's edge): each such patch that no outline or sure corner explains
+is read again PATCH_ZOOM times enlarged, and a card found there is offered when it is found at both
+its index corners, holds the patch's centre and is as long as the frame's other cards
+(`CornerFinder.lone_cards`, `patch_card`): a back printed with a fan of small cards shows their
+corners when enlarged.
 
 Output layout (models/corners.onnx, N x 7 x H/STRIDE x W/STRIDE): heat logit, cell offset x and
 y (0..1), across x y, down x y.
@@ -70,6 +76,9 @@ ZOOM_MARGIN = 0.1        # its window reaches this share of a card's length past
 WINDOWS_SHARED = 0.5     # rows whose windows share this much of the smaller one are read in one;
 ZOOM_TURN = 45.0         # a sure corner found there is kept when its long side runs within this
 #                          many degrees of its row's (not a sideways index, not an edge across it)
+PATCH_ZOOM = 2.0         # a bright patch no card explains is read again this much enlarged,
+PATCH_MARGIN = 0.6       # in a window reaching this many of its longest extents past it;
+PATCH_SIZE_SLACK = 0.35  # a card found there is within this |log| of the frame's other cards' length
 
 
 def meta_path_for(model_path: Path) -> Path:
@@ -136,11 +145,15 @@ class CornerDetector:
         out, scale = self.outputs(image)
         return sure_and_beside(decode(out, scale, min(WEAK, self.threshold)), self.threshold)
 
-    def sure_in(self, image: np.ndarray, window: tuple[int, int, int, int]) -> list[CornerHit]:
-        """The sure corners in a window (x0, y0, x1, y1) of the frame, read enlarged to the model's
-        input width, in frame pixels."""
+    def sure_in(self, image: np.ndarray, window: tuple[int, int, int, int],
+                zoom: float | None = None) -> list[CornerHit]:
+        """The sure corners in a window (x0, y0, x1, y1) of the frame, in frame pixels: read enlarged
+        to the model's input width, or `zoom` times as large as the whole frame is read."""
         x0, y0, x1, y1 = window
-        out, scale = self.outputs(image[y0:y1, x0:x1])
+        width = self.input_width if zoom is None else \
+            max(16, int(round((x1 - x0) * zoom * self.input_width / image.shape[1] / 16)) * 16)
+        batch, scale = to_input(image[y0:y1, x0:x1], width)
+        out = self._session.run(None, {self._input_name: batch})[0][0]
         shift = np.array([x0, y0], np.float32)
         return [CornerHit(hit.quad + shift, hit.score) for hit in decode(out, scale, self.threshold)]
 
@@ -303,8 +316,48 @@ def runs_with(hit: CornerHit, downs: Sequence[np.ndarray]) -> bool:
     return any(turn_between(hit.down, down) <= ZOOM_TURN for down in downs)
 
 
+def patch_window(box: tuple[float, float, float, float], width: int, height: int) -> tuple[int, int, int, int]:
+    """The window to read a bright patch again in: PATCH_MARGIN of its longest extent all round it
+    (a patch may be a card's face cut short by shade), clipped to the frame."""
+    x0, y0, x1, y1 = box
+    margin = PATCH_MARGIN * max(x1 - x0, y1 - y0)
+    return (int(max(0.0, x0 - margin)), int(max(0.0, y0 - margin)),
+            int(min(float(width), x1 + margin)), int(min(float(height), y1 + margin)))
+
+
+def explains(quads: Sequence[np.ndarray], box: tuple[float, float, float, float]) -> bool:
+    """Whether some outline holds the patch's centre."""
+    centre = ((box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0)
+    return any(cv2.pointPolygonTest(np.asarray(q, np.float32), centre, False) >= 0 for q in quads)
+
+
+def long_side(quad: np.ndarray) -> float:
+    """A card outline's longer side, in pixels."""
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
+
+
+def patch_card(hit: CornerHit, box: tuple[float, float, float, float], typical: float | None) -> bool:
+    """Whether a corner found in a bright patch's window may be a card of its own there: its card
+    holds the patch's centre (it is the patch's card, not a neighbour's), and it is within
+    PATCH_SIZE_SLACK of the length of the frame's other cards and outlines (typical; None where
+    there are none): one camera sees one deck's cards, and their backs, at one size, where a back
+    printed with a fan of small cards shows, enlarged, cards half as long."""
+    return explains([hit.quad], box) and (typical is None or abs(math.log(hit.length / typical)) <= PATCH_SIZE_SLACK)
+
+
 def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b))) <= SAME_CORNER * length
+
+
+def opposite_ends(a: CornerHit, b: CornerHit) -> bool:
+    """Whether two corners are one card's two index corners: each lies where the other puts its far end."""
+    return near(b.quad[0], a.quad[2], a.length) and near(a.quad[0], b.quad[2], a.length)
+
+
+def paired(hits: Sequence[CornerHit]) -> list[CornerHit]:
+    """The corners found with their card's other index corner."""
+    return [hit for hit in hits if any(other is not hit and opposite_ends(hit, other) for other in hits)]
 
 
 def corner_candidates(hits: Sequence[CornerHit]):
@@ -321,9 +374,7 @@ def corner_candidates(hits: Sequence[CornerHit]):
         if i in used:
             continue
         used.add(i)
-        mate = next((j for j, other in enumerate(hits) if j not in used
-                     and near(other.quad[0], hit.quad[2], hit.length)
-                     and near(hit.quad[0], other.quad[2], hit.length)), None)
+        mate = next((j for j, other in enumerate(hits) if j not in used and opposite_ends(hit, other)), None)
         if mate is None:
             out.append(Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True))
         else:
@@ -336,12 +387,22 @@ class CornerFinder:
     """A finder (image -> Candidates): vision.finder's outlines, then the detector's corners."""
 
     def __init__(self, detector: CornerDetector | None = None,
-                 finder: Callable[[np.ndarray], Sequence] | None = None, *, zoom_rows: bool = True):
-        from vision.finder import find_cards
-
+                 finder: Callable[[np.ndarray], Sequence] | None = None, *, zoom_rows: bool = True,
+                 zoom_patches: bool = True):
+        """finder: image -> Candidates, in place of vision.finder's (whose bright patches are then
+        not read again: only vision.finder reports them)."""
         self.detector = detector if detector is not None else CornerDetector()
-        self.finder = finder if finder is not None else find_cards
+        self.finder = finder
         self.zoom_rows = zoom_rows
+        self.zoom_patches = zoom_patches
+
+    def outlines(self, image: np.ndarray) -> tuple[list, list[tuple[float, float, float, float]]]:
+        """The finder's Candidates, and the bright patches it saw (vision.finder.find_cards_and_patches)."""
+        if self.finder is not None:
+            return list(self.finder(image)), []
+        from vision.finder import find_cards_and_patches
+
+        return find_cards_and_patches(image)
 
     def corners(self, image: np.ndarray) -> list[CornerHit]:
         """The detector's corners in the whole frame, then (zoom_rows) the sure ones it finds in each
@@ -356,10 +417,38 @@ class CornerFinder:
             hits = hits + [hit for hit in self.detector.sure_in(image, window) if runs_with(hit, downs)]
         return hits
 
+    def lone_cards(self, image: np.ndarray, patches: Sequence[tuple[float, float, float, float]],
+                   outlines: Sequence[np.ndarray], hits: Sequence[CornerHit]) -> list[CornerHit]:
+        """The cards found in the window of each bright patch that neither an outline nor a sure
+        corner (nor a card found so far here) explains, read PATCH_ZOOM times enlarged: those found
+        at both their index corners that may be the patch's card (`patch_card`), their corners not
+        already among hits."""
+        height, width = image.shape[:2]
+        known = list(hits)
+        explained = list(outlines) + [hit.quad for hit in hits if hit.score >= self.detector.threshold]
+        typical = None  # worked out at the first patch read: most frames have none
+        found: list[CornerHit] = []
+        for box in patches:
+            if explains(explained, box):
+                continue
+            if typical is None and explained:
+                typical = float(np.median([long_side(q) for q in explained]))
+            window = patch_window(box, width, height)
+            new = [hit for hit in self.detector.sure_in(image, window, PATCH_ZOOM)
+                   if patch_card(hit, box, typical)
+                   and not any(near(hit.quad[0], other.quad[0], hit.length) for other in known)]
+            new = paired(new)
+            found += new
+            known += new
+            explained += [hit.quad for hit in new]
+        return found
+
     def __call__(self, image: np.ndarray) -> list:
         from vision.finder import Candidate
 
+        outlined, patches = self.outlines(image)
         hits = self.corners(image)
+        lone = self.lone_cards(image, patches, [c.quad for c in outlined], hits) if self.zoom_patches else []
         again = [Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True)
                  for hit in row_outlines(hits, self.detector.threshold)]
-        return list(self.finder(image)) + corner_candidates(hits) + again
+        return outlined + corner_candidates(hits + lone) + again

@@ -15,7 +15,9 @@ and its margin differs in tone from the table outside: table texture is not prop
 sides must also lie straight on those edges (an outline round a shadow's far side or a court card's
 frame does not).  Where two cues outline one card differently (a blob by brightness cutting off a
 faint margin), the outline whose sides lie straightest on the edges is kept.  Backs, phones and
-paper may be proposed too: the classifier rejects them.
+paper may be proposed too: the classifier rejects them.  The bright patches of about a card's size
+are reported too, outlined or not (find_cards_and_patches): the index-corner detector reads again,
+enlarged, those no card explains (vision.corners).
 
 Known limits: a light, grey table under grey-faced cards, blurred above all (their snapped sides
 seldom lie straight: they go unproposed rather than misplaced); rows whose card edges are too faint
@@ -55,6 +57,10 @@ ROW_INDEX_WEIGHT = 3.0       # weight of the share of covered cards showing prin
 ROW_TOP_CHOICES = 2          # lines near where the top card's edge should be, each tried as that edge
 ROW_SIZE_SLACK = 0.35        # |log| of a row card's length over the lone cards' beyond which it is no row
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
+PATCH_MIN = 0.5              # a bright patch (find_cards_and_patches) spans at least this share of the
+#                              smallest card's long side (a card's face cut by shade or glare is smaller),
+PATCH_ASPECT = 0.4           # and its box is at least this share as wide as long (a card's, however
+#                              turned, over 0.55; a stripe of the cloth far less)
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,6 +87,15 @@ class Candidate:
 
 def find_cards(image: np.ndarray) -> list[Candidate]:
     """Every card-like region of a BGR frame, as Candidates in full-frame pixels."""
+    return find_cards_and_patches(image)[0]
+
+
+def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tuple[float, float, float, float]]]:
+    """The Candidates (find_cards), and the boxes (x0, y0, x1, y1, full-frame pixels) of the patches
+    clearly brighter than the table round them and about a card's size, whether or not a card was
+    fitted to them: on a fine check cloth a card's bright face frays into the cloth's light squares,
+    too ragged for a card's outline, and the index-corner detector may still find it read enlarged
+    (vision.corners)."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
@@ -91,6 +106,8 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None, int]] = []
     cues = [_bright_blobs(chan, lo_side, by) for by in BRIGHTER_BY] + [_edge_loops(chan, lo_side)]
+    patches = [_to_full_box(contour, scale) for contour in cues[len(BRIGHTER_BY) - 1]
+               if _patch_sized(contour, lo_side, hi_side)]
     blobs, others = _distinct(cues, lo_side, hi_side)
     keep = [i for i, c in enumerate(blobs) if not _runs_out_of_view(c, chan.shape)]
     alternates: dict[int, tuple] = {}  # id of a lone card's quad: (other outlines, its working quad)
@@ -161,7 +178,20 @@ def find_cards(image: np.ndarray) -> list[Candidate]:
         if snapped is not None and all(_iou(snapped, c.quad) < 0.5 for c in out):
             out.append(Candidate(tuple(q.astype(np.float32) for q in _index_orderings(snapped, None)),
                                  False, float(score)))
-    return out
+    return out, patches
+
+
+def _patch_sized(contour: np.ndarray, lo_side: float, hi_side: float) -> bool:
+    """Whether a bright blob's box could hold a card's face, or most of it."""
+    long, short = sorted(cv2.boundingRect(contour)[2:], reverse=True)
+    return PATCH_MIN * lo_side <= long <= hi_side and short >= PATCH_ASPECT * long
+
+
+def _to_full_box(contour: np.ndarray, scale: float) -> tuple[float, float, float, float]:
+    """A working-resolution contour's bounding box (x0, y0, x1, y1) in full-frame pixels."""
+    x, y, w, h = cv2.boundingRect(contour)
+    (x0, y0), (x1, y1) = _to_full(np.float32([[x, y], [x + w, y + h]]), scale)
+    return float(x0), float(y0), float(x1), float(y1)
 
 
 def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo_side: float,
