@@ -135,9 +135,10 @@ class CornerDetector:
         self._session = open_session(self.model_path, "corner model")
         self._input_name = self._session.get_inputs()[0].name
 
-    def outputs(self, image: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
-        """The network's raw output for a BGR frame (7 x h x w) and the frame-to-input scales (x, y)."""
-        batch, scale = to_input(image, self.input_width)
+    def outputs(self, image: np.ndarray, input_width: int | None = None) -> tuple[np.ndarray, tuple[float, float]]:
+        """The network's raw output for a BGR frame (7 x h x w), read at its model's input width or
+        at input_width, and the frame-to-input scales (x, y)."""
+        batch, scale = to_input(image, input_width or self.input_width)
         return self._session.run(None, {self._input_name: batch})[0][0], scale
 
     def detect(self, image: np.ndarray) -> list[CornerHit]:
@@ -150,10 +151,9 @@ class CornerDetector:
         """The sure corners in a window (x0, y0, x1, y1) of the frame, in frame pixels: read enlarged
         to the model's input width, or `zoom` times as large as the whole frame is read."""
         x0, y0, x1, y1 = window
-        width = self.input_width if zoom is None else \
+        width = None if zoom is None else \
             max(16, int(round((x1 - x0) * zoom * self.input_width / image.shape[1] / 16)) * 16)
-        batch, scale = to_input(image[y0:y1, x0:x1], width)
-        out = self._session.run(None, {self._input_name: batch})[0][0]
+        out, scale = self.outputs(image[y0:y1, x0:x1], width)
         shift = np.array([x0, y0], np.float32)
         return [CornerHit(hit.quad + shift, hit.score) for hit in decode(out, scale, self.threshold)]
 
@@ -331,12 +331,6 @@ def explains(quads: Sequence[np.ndarray], box: tuple[float, float, float, float]
     return any(cv2.pointPolygonTest(np.asarray(q, np.float32), centre, False) >= 0 for q in quads)
 
 
-def long_side(quad: np.ndarray) -> float:
-    """A card outline's longer side, in pixels."""
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
-
-
 def patch_card(hit: CornerHit, box: tuple[float, float, float, float], typical: float | None) -> bool:
     """Whether a corner found in a bright patch's window may be a card of its own there: its card
     holds the patch's centre (it is the patch's card, not a neighbour's), and it is within
@@ -423,6 +417,8 @@ class CornerFinder:
         corner (nor a card found so far here) explains, read PATCH_ZOOM times enlarged: those found
         at both their index corners that may be the patch's card (`patch_card`), their corners not
         already among hits."""
+        from vision.finder import typical_size
+
         height, width = image.shape[:2]
         known = list(hits)
         explained = list(outlines) + [hit.quad for hit in hits if hit.score >= self.detector.threshold]
@@ -432,7 +428,7 @@ class CornerFinder:
             if explains(explained, box):
                 continue
             if typical is None and explained:
-                typical = float(np.median([long_side(q) for q in explained]))
+                typical = typical_size(explained)[0]
             window = patch_window(box, width, height)
             new = [hit for hit in self.detector.sure_in(image, window, PATCH_ZOOM)
                    if patch_card(hit, box, typical)

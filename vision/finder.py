@@ -28,6 +28,7 @@ short rows, which read about as well laid either way (the top card shows both it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -123,7 +124,7 @@ def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tup
         row = _split_row(image, outline, lo_side / scale, hi_side / scale, verify=quad is None)
         analysed.append((full, score, row if len(row) >= 2 else [], outline))
     # Cards that can only be single cards tell the size of every card in this frame.
-    typical = _typical_size([q for q, _, row, _ in analysed if q is not None and not row])
+    typical = typical_size([q for q, _, row, _ in analysed if q is not None and not row])
     fallback: dict[int, tuple[np.ndarray, float]] = {}  # the single-card reading of a row's blob
     for group, (quad, score, row, outline) in enumerate(analysed):
         if row and quad is not None:  # one card with lines across it, or a row shaped like a card?
@@ -131,15 +132,15 @@ def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tup
                 # Sized as one card by its snapped outline: an edge loop takes in the card's shadow.
                 snapped, support = _snap_to_edges(image, quad)
                 single = snapped if support >= MIN_EDGE_SUPPORT else quad
-                as_row = _size_gap(_typical_size([q for q, *_ in row]), typical) < \
-                    _size_gap(_typical_size([single]), typical)
+                as_row = _size_gap(typical_size([q for q, *_ in row]), typical) < \
+                    _size_gap(typical_size([single]), typical)
                 row = _split_row(image, outline, lo_side / scale, hi_side / scale) if as_row else []
             else:
                 row = _split_row(image, outline, lo_side / scale, hi_side / scale)
                 as_row = len(row) >= 3
             row = row if as_row and len(row) >= 2 else []
         elif row and typical is not None and \
-                abs(np.log(_typical_size([q for q, *_ in row])[1] / typical[1])) > ROW_SIZE_SLACK:
+                abs(np.log(typical_size([q for q, *_ in row])[1] / typical[1])) > ROW_SIZE_SLACK:
             row = []  # a card with lines across whose outline is not card-shaped (merged with its shadow)
         if row:
             found.extend((q, covered, 0.6, shown, group) for q, covered, shown, ok in row if ok or not covered)
@@ -499,8 +500,9 @@ def _size_gap(size: tuple[float, float], typical: tuple[float, float]) -> float:
     return abs(np.log(size[0] / typical[0])) + abs(np.log(size[1] / typical[1]))
 
 
-def _typical_size(quads: list[np.ndarray]) -> tuple[float, float] | None:
-    """Median (long side, short side) of the whole cards found: the size of covered ones too."""
+def typical_size(quads: Sequence[np.ndarray]) -> tuple[float, float] | None:
+    """Median (long side, short side) of these card outlines (None for none): in a frame, of the
+    whole cards found, the size of covered ones too."""
     if not quads:
         return None
     sides = np.array([sorted([(s[0] + s[2]) / 2, (s[1] + s[3]) / 2]) for s in map(_sides, quads)])
