@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.finder import Candidate, find_cards, find_cards_and_patches
+from vision.finder import Candidate, _intersect, _median, find_cards, find_cards_and_patches
 from vision.render.backgrounds import TEXTURES, make_background
 from vision.render.decks import HELD_OUT_DECKS
 from vision.render.scenes import make_scene
@@ -170,3 +170,22 @@ def test_bright_patches_of_a_cards_size_and_shape_are_reported_outlined_or_not()
     assert outlined == [] and find_cards(table) == []
     (patch,) = patches  # the face, not the stripe
     assert np.allclose(patch, (260, 200, 420, 380), atol=4)
+
+
+def test_the_finders_quick_median_and_line_crossings_agree_with_numpys():
+    rng = np.random.default_rng(4)
+    for n in list(range(1, 30)) * 20:
+        values = (rng.random(n) * 20).round(1).astype(np.float32)  # ties too
+        assert _median(values) == np.median(values) and _median(values).dtype == np.median(values).dtype
+    square = np.float32([[0, 0], [10, 0], [10, 10], [0, 10]])
+    for _ in range(200):
+        p, u, q, v = (rng.normal(size=2).astype(np.float32) for _ in range(4))
+        m = np.array([u, -v]).T
+        if abs(np.linalg.det(m)) < 1e-2:
+            continue
+        crossing = p + np.linalg.solve(m, q - p)[0] * u
+        lines = [(p, u), (q, v)] * 2
+        got = _intersect(lines, square, slack=1e9)
+        assert np.allclose(got[1], crossing, atol=1e-4) and np.allclose(got[3], crossing, atol=1e-4)
+    parallel = [(np.float32([0, 0]), np.float32([1, 0])), (np.float32([0, 5]), np.float32([1, 0]))] * 2
+    assert _intersect(parallel, square) is square
