@@ -8,7 +8,7 @@ import pytest
 
 from models.training.corner_data import scene_view, targets
 from vision.corners import (DEFAULT_MODEL, PATCH_ZOOM, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit,
-                            corner_candidates, decode, input_size, paired, patch_card, patch_window, row_down,
+                            card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window, row_down,
                             row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
 from vision.errors import ModelError
 from vision.finder import find_cards
@@ -214,6 +214,13 @@ def test_a_card_found_in_a_patch_is_the_patchs_own_and_of_the_frames_size():
     assert not patch_card(hit, patch, 72 / 1.5)
 
 
+def test_a_patch_is_read_only_where_it_could_be_one_cards_face():
+    assert card_sized((0, 0, 60, 100), 100)
+    assert card_sized((0, 0, 120, 100), 100)        # a card turned: its box is up to its diagonal
+    assert not card_sized((0, 0, 130, 100), 100)    # a hand, a phone's screen, a sheet of paper
+    assert not card_sized((0, 0, 40, 45), 100)      # a scrap
+
+
 class PatchFinder(CornerFinder):
     """The finder's part stood in for: no outlines, these bright patches."""
 
@@ -239,7 +246,7 @@ def test_a_bright_patch_nothing_explains_is_read_again_enlarged_and_a_whole_card
     assert PatchFinder(detector, [patch], zoom_patches=False)(frame) == [] and detector.windows == []
 
 
-def test_a_patch_an_outline_or_a_sure_corner_explains_is_not_read_again():
+def test_a_patch_explained_by_an_outline_or_a_sure_corner_or_of_no_cards_size_is_not_read_again():
     lone = card(600, 300)
     detector = RecordingDetector([], [lone, opposite(lone)])
     finder = PatchFinder(detector, [])
@@ -251,6 +258,10 @@ def test_a_patch_an_outline_or_a_sure_corner_explains_is_not_read_again():
     # a faint corner there does not explain it, but is not offered twice
     faint = card(600, 300, score=0.2)
     assert finder.lone_cards(frame, [patch], [], [faint]) == [] and len(detector.windows) == 1
+    # a patch far larger than the frame's cards (a sure corner elsewhere 72 long): not read
+    detector.windows.clear()
+    assert finder.lone_cards(frame, [(100.0, 100.0, 300.0, 250.0)], [], [card(900, 500)]) == []
+    assert detector.windows == []
     # two patches of one card: read once
     detector.windows.clear()
     assert len(finder.lone_cards(frame, [patch, (615.0, 320.0, 645.0, 365.0)], [], [])) == 2

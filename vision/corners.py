@@ -78,6 +78,8 @@ ZOOM_TURN = 45.0         # a sure corner found there is kept when its long side 
 #                          many degrees of its row's (not a sideways index, not an edge across it)
 PATCH_ZOOM = 2.0         # a bright patch no card explains is read again this much enlarged,
 PATCH_MARGIN = 0.6       # in a window reaching this many of its longest extents past it;
+PATCH_SPAN = (0.5, 1.25)  # a patch is read only where its longest extent is this share of the frame's
+#                          other cards' length: half a face at least, a card's diagonal at most;
 PATCH_SIZE_SLACK = 0.35  # a card found there is within this |log| of the frame's other cards' length
 
 
@@ -331,6 +333,13 @@ def explains(quads: Sequence[np.ndarray], box: tuple[float, float, float, float]
     return any(cv2.pointPolygonTest(np.asarray(q, np.float32), centre, False) >= 0 for q in quads)
 
 
+def card_sized(box: tuple[float, float, float, float], typical: float) -> bool:
+    """Whether a patch could be one card's face, or most of it, where the frame's cards are
+    `typical` long (PATCH_SPAN): a hand, a phone's screen or a sheet of paper is often larger."""
+    extent = max(box[2] - box[0], box[3] - box[1])
+    return PATCH_SPAN[0] * typical <= extent <= PATCH_SPAN[1] * typical
+
+
 def patch_card(hit: CornerHit, box: tuple[float, float, float, float], typical: float | None) -> bool:
     """Whether a corner found in a bright patch's window may be a card of its own there: its card
     holds the patch's centre (it is the patch's card, not a neighbour's), and it is within
@@ -414,9 +423,9 @@ class CornerFinder:
     def lone_cards(self, image: np.ndarray, patches: Sequence[tuple[float, float, float, float]],
                    outlines: Sequence[np.ndarray], hits: Sequence[CornerHit]) -> list[CornerHit]:
         """The cards found in the window of each bright patch that neither an outline nor a sure
-        corner (nor a card found so far here) explains, read PATCH_ZOOM times enlarged: those found
-        at both their index corners that may be the patch's card (`patch_card`), their corners not
-        already among hits."""
+        corner (nor a card found so far here) explains and that is of a card's size (`card_sized`),
+        read PATCH_ZOOM times enlarged: those found at both their index corners that may be the
+        patch's card (`patch_card`), their corners not already among hits."""
         from vision.finder import typical_size
 
         height, width = image.shape[:2]
@@ -429,6 +438,8 @@ class CornerFinder:
                 continue
             if typical is None and explained:
                 typical = typical_size(explained)[0]
+            if typical is not None and not card_sized(box, typical):
+                continue
             window = patch_window(box, width, height)
             new = [hit for hit in self.detector.sure_in(image, window, PATCH_ZOOM)
                    if patch_card(hit, box, typical)
