@@ -8,8 +8,8 @@ import pytest
 
 from models.training.corner_data import scene_view, targets
 from vision.corners import (DEFAULT_MODEL, PATCH_ZOOM, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit,
-                            card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window, row_down,
-                            row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
+                            card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window,
+                            row_down, row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
 from vision.errors import ModelError
 from vision.finder import find_cards
 from vision.render.scenes import make_scene

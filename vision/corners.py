@@ -431,7 +431,7 @@ class CornerFinder:
         height, width = image.shape[:2]
         known = list(hits)
         explained = list(outlines) + [hit.quad for hit in hits if hit.score >= self.detector.threshold]
-        typical = None  # the frame's card length, worked out at the first patch nothing explains (most frames have none)
+        typical = None  # the frame's card length: worked out at the first patch nothing explains
         found: list[CornerHit] = []
         for box in patches:
             if explains(explained, box):
