@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.finder import Candidate, _intersect, _median, find_cards, find_cards_and_patches
+from vision.finder import Candidate, _intersect, _median, _quad_from_hull, _refine, find_cards, find_cards_and_patches
 from vision.render.backgrounds import TEXTURES, make_background
 from vision.render.decks import HELD_OUT_DECKS
 from vision.render.scenes import make_scene
@@ -189,3 +189,19 @@ def test_the_finders_quick_median_and_line_crossings_agree_with_numpys():
         assert np.allclose(got[1], crossing, atol=1e-4) and np.allclose(got[3], crossing, atol=1e-4)
     parallel = [(np.float32([0, 0]), np.float32([1, 0])), (np.float32([0, 5]), np.float32([1, 0]))] * 2
     assert _intersect(parallel, square) is square
+
+
+def test_refining_a_rounded_cards_outline_finds_its_square_corners():
+    """The hull's corners cut across a card's rounded corners; the sides fitted along their middles
+    meet where the card's square corners would be."""
+    for angle in (0.0, 17.0, 41.0, 78.0):
+        mask = np.zeros((400, 400), np.uint8)
+        corners = cv2.boxPoints(((200.0, 200.0), (140.0, 200.0), angle)).astype(np.float32)
+        cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 255)
+        rounded = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (25, 25)))
+        rounded = cv2.dilate(rounded, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (25, 25)))
+        (contour,), _ = cv2.findContours(rounded, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        rough = _quad_from_hull(contour)
+        refined = _refine(rough, contour.reshape(-1, 2).astype(np.float32))
+        assert corner_error(rough, corners) > 3.0  # the hull's corners lie on the rounding
+        assert corner_error(refined, corners) < 1.5

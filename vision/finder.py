@@ -63,6 +63,11 @@ PATCH_MIN = 0.5              # a bright patch (find_cards_and_patches) spans at 
 PATCH_ASPECT = 0.4           # and its box is at least this share as wide as long (a card's, however
 #                              turned, over 0.55; a stripe of the cloth far less)
 
+# A quad's corners taken from each corner on, as np.roll(quad, -k, axis=0) would, by indexing (a
+# tenth of the cost: quads are turned some hundred times a frame).
+_FROM = np.array([[(k + i) % 4 for i in range(4)] for k in range(4)])
+_NEXT, _PREVIOUS = _FROM[1], _FROM[3]
+
 
 @dataclass(frozen=True, eq=False)
 class Candidate:
@@ -224,7 +229,7 @@ def _skew(quad: np.ndarray) -> float:
     """Largest departure of the quad's corner angles from square, in degrees: a card seen by a camera
     over the table stays nearly square (under 8 degrees in every rendered view), a patch of glare
     snapped to the grain of a wood table need not."""
-    before, after = np.roll(quad, 1, axis=0) - quad, np.roll(quad, -1, axis=0) - quad
+    before, after = quad[_PREVIOUS] - quad, quad[_NEXT] - quad
     cos = (before * after).sum(axis=1) / np.maximum(np.hypot(*before.T) * np.hypot(*after.T), 1e-6)
     return float(np.degrees(np.arcsin(np.clip(np.abs(cos), 0.0, 1.0))).max())
 
@@ -289,7 +294,7 @@ def _snap(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tuple[np.nd
     offsets = np.arange(-SNAP_INWARD * reach, SNAP_OUTWARD * reach + 0.01, 0.5, dtype=np.float32)
     t = np.linspace(0.12, 0.88, samples, dtype=np.float32)
     a = quad
-    b = np.roll(quad, -1, axis=0)
+    b = quad[_NEXT]
     d = (b - a) / np.maximum(sides, 1e-6)[:, None]
     normal = np.stack([d[:, 1], -d[:, 0]], axis=1)  # outward for a clockwise quad on screen
     base = a[:, None, :] + (b - a)[:, None, :] * t[None, :, None]                      # 4 x S x 2
@@ -435,28 +440,34 @@ def _quad_from_hull(contour: np.ndarray) -> np.ndarray | None:
 def _refine(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Fit a line to the outline points along each side's middle, intersect neighbours: exact corners
     despite the card's rounded corners."""
+    steps = quad[_NEXT] - quad
+    lengths = np.hypot(steps[:, 0], steps[:, 1])
+    if (lengths < 1).any():
+        return quad
+    units = steps / lengths[:, None]
+    # All four sides at once (this runs on every outline of every cue): each point's distance along
+    # and across each side, compared in float32 as the points are.
+    rel = points[None, :, :] - quad[:, None, :]
+    along = np.matmul(rel, units[:, :, None])[:, :, 0]
+    across = np.abs(np.matmul(rel, np.stack([-units[:, 1], units[:, 0]], axis=1)[:, :, None])[:, :, 0])
+    reach = np.maximum(2.0, 0.04 * lengths.astype(np.float64)).astype(np.float32)
+    low, high = (0.15 * lengths.astype(np.float64)).astype(np.float32), \
+        (0.85 * lengths.astype(np.float64)).astype(np.float32)
+    chosen = (across < reach[:, None]) & (along > low[:, None]) & (along < high[:, None])
     lines = []
     for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.hypot(*d))
-        if length < 1:
-            return quad
-        u = d / length
-        rel = points - a
-        along = rel @ u
-        across = np.abs(rel @ np.array([-u[1], u[0]]))
-        near = points[(across < max(2.0, 0.04 * length)) & (along > 0.15 * length) & (along < 0.85 * length)]
+        near = points[chosen[i]]
         if len(near) < 4:
-            lines.append((a, u))
+            lines.append((quad[i], units[i]))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     return _intersect(lines, quad, slack=0.15, pad=3)
 
 
 def _sides(quad: np.ndarray) -> np.ndarray:
-    return np.hypot(*(np.roll(quad, -1, axis=0) - quad).T)
+    step = quad[_NEXT] - quad
+    return np.hypot(step[:, 0], step[:, 1])
 
 
 def _fit_card(contour: np.ndarray, lo_side: float, hi_side: float) -> tuple[np.ndarray | None, float]:
@@ -491,7 +502,7 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angles)]
     start = int(np.argmin(quad.sum(axis=1)))
-    return np.roll(quad, -start, axis=0)
+    return quad[_FROM[start]]
 
 
 def _size_gap(size: tuple[float, float], typical: tuple[float, float]) -> float:
@@ -776,7 +787,7 @@ def _index_orderings(quad: np.ndarray, exposed: np.ndarray | None) -> list[np.nd
     the exposed point first; a covered card gets only that one."""
     sides = _sides(quad)
     first = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
-    a, b = np.roll(quad, -first, axis=0), np.roll(quad, -(first + 2), axis=0)
+    a, b = quad[_FROM[first]], quad[_FROM[first + 2]]
     if exposed is None:
         return [a, b]
 
