@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -94,17 +95,18 @@ class CornerHit:
     quad: np.ndarray
     score: float
 
-    @property
+    # Worked out once a hit (the rules below compare every pair of a frame's hits); never changed.
+    @cached_property
     def across(self) -> np.ndarray:
         """The card's short side from the corner."""
         return self.quad[1] - self.quad[0]
 
-    @property
+    @cached_property
     def down(self) -> np.ndarray:
         """The card's long side from the corner."""
         return self.quad[3] - self.quad[0]
 
-    @property
+    @cached_property
     def length(self) -> float:
         return float(np.linalg.norm(self.down))
 
