@@ -111,7 +111,8 @@ def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tup
     short = min(sh, sw)
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     found: list[tuple[np.ndarray, bool, float, np.ndarray | None, int]] = []
-    cues = [_bright_blobs(chan, lo_side, by) for by in BRIGHTER_BY] + [_edge_loops(chan, lo_side)]
+    mean = _local_mean(chan, lo_side)
+    cues = [_bright_blobs(chan, mean, lo_side, by) for by in BRIGHTER_BY] + [_edge_loops(chan, lo_side)]
     patches = [_to_full_box(contour, scale) for contour in cues[len(BRIGHTER_BY) - 1]
                if _patch_sized(contour, lo_side, hi_side)]
     blobs, others = _distinct(cues, lo_side, hi_side)
@@ -400,10 +401,14 @@ def _whiteness(small: np.ndarray) -> np.ndarray:
     return cv2.min(cv2.min(b, g), r)
 
 
-def _bright_blobs(chan: np.ndarray, lo_side: float, brighter_by: float) -> list[np.ndarray]:
-    """Outlines of regions brighter than the surrounding table (local mean over ~a card's size)."""
+def _local_mean(chan: np.ndarray, lo_side: float) -> np.ndarray:
+    """The table's brightness round each pixel: its mean over about a card's size."""
     k = int(max(31, 2 * lo_side * 3)) | 1
-    mean = cv2.blur(chan, (k, k))
+    return cv2.blur(chan, (k, k))
+
+
+def _bright_blobs(chan: np.ndarray, mean: np.ndarray, lo_side: float, brighter_by: float) -> list[np.ndarray]:
+    """Outlines of regions brighter than the surrounding table (its local mean, `_local_mean`)."""
     limit = cv2.convertScaleAbs(mean, alpha=brighter_by, beta=BRIGHTER_PLUS)
     mask = cv2.compare(chan, limit, cv2.CMP_GT)
     # Close first: an index printed near the card's edge leaves only a sliver of white outside it,
