@@ -56,7 +56,7 @@ ROW_SPACING_WEIGHT = 1.0     # penalty per unit of |log(gap / median gap)| betwe
 ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a card length apart
 ROW_INDEX_WEIGHT = 3.0       # weight of the share of covered cards showing print at their index corner
 ROW_TOP_CHOICES = 2          # lines near where the top card's edge should be, each tried as that edge
-ROW_SIZE_SLACK = 0.35        # |log| of a row card's length over the lone cards' beyond which it is no row
+ROW_SIZE_SLACK = 0.35        # |log| of a row card's short side over the lone cards' beyond which it is no row
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 PATCH_MIN = 0.5              # a bright patch (find_cards_and_patches) spans at least this share of the
 #                              smallest card's long side (a card's face cut by shade or glare is smaller),
