@@ -478,7 +478,7 @@ def _refine(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
         if len(near) < 4:
             lines.append((quad[i], units[i]))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(near.astype(np.float32, copy=False), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     return _intersect(lines, quad, slack=0.15, pad=3)
 
