@@ -259,8 +259,8 @@ def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
     matrix = cv2.getPerspectiveTransform(_UNIT_SQUARE, quad.astype(np.float32))
     pts = cv2.perspectiveTransform(_MARGIN_AND_OUTSIDE, matrix)[0]
     sampled = cv2.remap(image, pts[None, :, 0].copy(), pts[None, :, 1].copy(), cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE)[0]
-    white = _darkest(sampled).astype(np.float32) if sampled.ndim == 2 else sampled.astype(np.float32)
+                        borderMode=cv2.BORDER_REPLICATE)
+    white = _whiteness(sampled)[0].astype(np.float32)
     return float(_median(white[:len(_MARGIN)]) - _median(white[len(_MARGIN):]))
 
 
@@ -308,7 +308,7 @@ def _snap(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> tuple[np.nd
     pts = base[:, :, None, :] + normal[:, None, None, :] * offsets[None, None, :, None]  # 4 x S x O x 2
     pts = pts.reshape(4 * samples, len(offsets), 2)
     sampled = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    value = (_darkest(sampled) if sampled.ndim == 3 else sampled).astype(np.float32)
+    value = _whiteness(sampled).astype(np.float32)
     value = cv2.GaussianBlur(value, (3, 1), 0)
     fall = np.maximum(value[:, :-2] - value[:, 2:], 0)  # over one pixel (samples are half a pixel apart)
     peak = fall.max(axis=1, keepdims=True)
@@ -399,19 +399,14 @@ def _box_iou(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> floa
     return inter / float(a[2] * a[3] + b[2] * b[3] - inter)
 
 
-def _whiteness(small: np.ndarray) -> np.ndarray:
-    """The darkest channel: high on white card faces, lower on any coloured or dark table."""
-    if small.ndim == 2:
-        return small
-    b, g, r = cv2.split(small)
+def _whiteness(pixels: np.ndarray) -> np.ndarray:
+    """The darkest channel (a grey image as it is): high on white card faces, lower on any coloured
+    or dark table. Of a frame, and of pixels sampled along a card's sides: numpy's min over a last
+    axis of three takes ten times as long as OpenCV's split, and this runs on every side snapped."""
+    if pixels.ndim == 2:
+        return pixels
+    b, g, r = cv2.split(pixels)
     return cv2.min(cv2.min(b, g), r)
-
-
-def _darkest(pixels: np.ndarray) -> np.ndarray:
-    """The darkest of the three channels (the last axis) of sampled pixels, as _whiteness takes it:
-    numpy's min over a last axis of three takes twenty times as long, and this runs on every side
-    snapped."""
-    return np.minimum(np.minimum(pixels[..., 0], pixels[..., 1]), pixels[..., 2])
 
 
 def _local_mean(chan: np.ndarray, lo_side: float) -> np.ndarray:
@@ -841,7 +836,7 @@ def _fit_corner(image: np.ndarray, quad: np.ndarray, samples: int = 8) -> tuple[
         base = corner[None, :] + d[None, :] * s[:, None]
         pts = (base[:, None, :] + normal[None, None, :] * offsets[None, :, None]).astype(np.float32)
         sampled = cv2.remap(image, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        value = (_darkest(sampled) if sampled.ndim == 3 else sampled).astype(np.float32)
+        value = _whiteness(sampled).astype(np.float32)
         fall = np.maximum(value[:, :-2] - value[:, 2:], 0)
         typical = np.median(fall, axis=0)
         peak = int(np.argmax(typical))
@@ -890,7 +885,7 @@ def _index_shows(image: np.ndarray, quad: np.ndarray) -> bool:
     box = cv2.perspectiveTransform(np.float32([[[0, 0], [bw, 0], [bw, bh], [0, bh]]]), to_frame)[0]
     to_box = cv2.getPerspectiveTransform(box, np.float32([[0, 0], [size[0], 0], size, [0, size[1]]]))
     crop = cv2.warpPerspective(image, to_box, size, flags=cv2.INTER_AREA)
-    grey = (_darkest(crop) if crop.ndim == 3 else crop).astype(np.float32)
+    grey = _whiteness(crop).astype(np.float32)
     dark = grey < 0.6 * float(np.percentile(grey, 90))
     shares = []
     for y0, y1, x0, x1 in (RANK_AREA, SUIT_AREA):
