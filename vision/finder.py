@@ -33,6 +33,8 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from vision.crops import card_to_image
+
 WORK_WIDTH = 640
 # Card long side in the frame, as a share of the frame's shorter side.
 MIN_CARD_SHARE, MAX_CARD_SHARE = 0.08, 0.6
@@ -246,7 +248,6 @@ def _margin_points(inset: float) -> np.ndarray:
 # Where _face_contrast samples a card (unit square): on its margin, and on the table just outside.
 _MARGIN, _OUTSIDE = _margin_points(0.045), _margin_points(-0.12)
 _MARGIN_AND_OUTSIDE = np.concatenate([_MARGIN, _OUTSIDE])[None]
-_UNIT_SQUARE = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
 
 
 def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
@@ -256,8 +257,7 @@ def _face_contrast(image: np.ndarray, quad: np.ndarray) -> float:
     points a little outside, so a picture filling the card or a shadow beside it does not decide.
     Negative where a grey-faced card lies on a lighter table; table texture gives about zero.
     """
-    matrix = cv2.getPerspectiveTransform(_UNIT_SQUARE, quad.astype(np.float32))
-    pts = cv2.perspectiveTransform(_MARGIN_AND_OUTSIDE, matrix)[0]
+    pts = cv2.perspectiveTransform(_MARGIN_AND_OUTSIDE, card_to_image(quad))[0]
     sampled = cv2.remap(image, pts[None, :, 0].copy(), pts[None, :, 1].copy(), cv2.INTER_LINEAR,
                         borderMode=cv2.BORDER_REPLICATE)
     white = _whiteness(sampled)[0].astype(np.float32)
@@ -880,9 +880,7 @@ def _index_shows(image: np.ndarray, quad: np.ndarray) -> bool:
     wrong way round or on a neighbour's edge puts that corner on a blank margin, a pip or a picture."""
     bw, bh = INDEX_BOX
     size = (48, 64)
-    unit = np.float32([[0, 0], [1, 0], [1, 1], [0, 1]])
-    to_frame = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
-    box = cv2.perspectiveTransform(np.float32([[[0, 0], [bw, 0], [bw, bh], [0, bh]]]), to_frame)[0]
+    box = cv2.perspectiveTransform(np.float32([[[0, 0], [bw, 0], [bw, bh], [0, bh]]]), card_to_image(quad))[0]
     to_box = cv2.getPerspectiveTransform(box, np.float32([[0, 0], [size[0], 0], size, [0, size[1]]]))
     crop = cv2.warpPerspective(image, to_box, size, flags=cv2.INTER_AREA)
     grey = _whiteness(crop).astype(np.float32)
