@@ -117,13 +117,14 @@ def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tup
     cues = [_bright_blobs(chan, mean, lo_side, by) for by in BRIGHTER_BY] + [_edge_loops(chan, lo_side)]
     patches = [_to_full_box(contour, scale) for contour in cues[len(BRIGHTER_BY) - 1]
                if _patch_sized(contour, lo_side, hi_side)]
-    blobs, others = _distinct(cues, lo_side, hi_side)
+    fit = _CardFits(lo_side, hi_side)
+    blobs, others = _distinct(cues, fit)
     keep = [i for i, c in enumerate(blobs) if not _runs_out_of_view(c, chan.shape)]
     alternates: dict[int, tuple] = {}  # id of a lone card's quad: (other outlines, its working quad)
     analysed = []
     for b in keep:
         contour = blobs[b]
-        quad, score = _fit_card(contour, lo_side, hi_side)
+        quad, score = fit(contour)
         full = None if quad is None else _to_full(quad, scale)
         if full is not None and b in others:
             alternates[id(full)] = (others[b], quad)
@@ -168,7 +169,7 @@ def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tup
     for i, (quad, covered, _, _, group) in enumerate(kept):
         if covered:
             continue
-        snapped = _best_snap(image, quad, alternates.get(id(quad)), lo_side, hi_side, scale,
+        snapped = _best_snap(image, quad, alternates.get(id(quad)), fit, scale,
                              0.0 if group in rows else MIN_STRAIGHT)
         if snapped is not None:
             whole[i] = snapped
@@ -183,7 +184,7 @@ def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tup
     # A blob read as a row that did not hold up may still be one card with lines across it.
     for group in sorted(rejected & fallback.keys()):
         quad, score = fallback[group]
-        snapped = _best_snap(image, quad, None, lo_side, hi_side, scale, MIN_STRAIGHT)
+        snapped = _best_snap(image, quad, None, fit, scale, MIN_STRAIGHT)
         if snapped is not None and all(_iou(snapped, c.quad) < 0.5 for c in out):
             out.append(Candidate(tuple(q.astype(np.float32) for q in _index_orderings(snapped, None)),
                                  False, float(score)))
@@ -203,8 +204,8 @@ def _to_full_box(contour: np.ndarray, scale: float) -> tuple[float, float, float
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo_side: float,
-               hi_side: float, scale: float, min_straight: float = 0.0) -> np.ndarray | None:
+def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, fit: "_CardFits",
+               scale: float, min_straight: float = 0.0) -> np.ndarray | None:
     """The quad, or the card quad of another outline of the same card (alternates: those outlines and
     the quad at working size) whose sides lie straighter on edges, snapped to the card's edges; None
     if none shows an edge nearly all round and a margin of another tone than the table."""
@@ -213,7 +214,7 @@ def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, lo
         if best_straight >= 0.75:  # the sides already lie on the card's edges
             break
         if i:
-            other = _fit_card(alternates[0][i - 1], lo_side, hi_side)[0]
+            other = fit(alternates[0][i - 1])[0]
             if other is None or np.abs(_clockwise(other) - _clockwise(alternates[1])).max() <= 1.0:
                 continue
             quad = _to_full(other, scale)
@@ -351,8 +352,7 @@ def _intersect(lines, fallback: np.ndarray, *, slack: float = 0.1, pad: float = 
     return result if np.abs(result - fallback).max() < limit else fallback
 
 
-def _distinct(cues: list[list[np.ndarray]], lo_side: float,
-              hi_side: float) -> tuple[list[np.ndarray], dict[int, list[np.ndarray]]]:
+def _distinct(cues: list[list[np.ndarray]], fit: "_CardFits") -> tuple[list[np.ndarray], dict[int, list[np.ndarray]]]:
     """One outline per object, from several cues that usually outline the same card.
 
     An outline overlapping an earlier cue's is the same object; it replaces it only where the
@@ -374,13 +374,13 @@ def _distinct(cues: list[list[np.ndarray]], lo_side: float,
                 boxes.append(box)
                 continue
             if twin not in fits:
-                fits[twin] = _fit_card(kept[twin], lo_side, hi_side)[0] is not None
+                fits[twin] = fit(kept[twin])[0] is not None
             same_size = cv2.contourArea(outline) >= 0.7 * cv2.contourArea(kept[twin])  # not a piece of it
             if not same_size:
                 continue
             if fits[twin]:
                 others.setdefault(twin, []).append(outline)
-            elif _fit_card(outline, lo_side, hi_side)[0] is not None:
+            elif fit(outline)[0] is not None:
                 kept[twin], boxes[twin], fits[twin] = outline, box, True
     return kept, others
 
@@ -507,6 +507,22 @@ def _fit_card(contour: np.ndarray, lo_side: float, hi_side: float) -> tuple[np.n
     if not 0.85 <= fill <= 1.2 or solidity < 0.88:
         return None, 0.0
     return quad, float(solidity)
+
+
+class _CardFits:
+    """_fit_card of one frame's outlines, each worked out once: _distinct, the blob loop and
+    _best_snap ask about the same outlines (about a third of a frame's fits were repeats)."""
+
+    def __init__(self, lo_side: float, hi_side: float):
+        self.lo_side, self.hi_side = lo_side, hi_side
+        self._done: dict[int, tuple[np.ndarray, tuple[np.ndarray | None, float]]] = {}
+
+    def __call__(self, contour: np.ndarray) -> tuple[np.ndarray | None, float]:
+        # Keyed by identity: the outline is held here too, so its id is not reused within the frame.
+        key = id(contour)
+        if key not in self._done:
+            self._done[key] = (contour, _fit_card(contour, self.lo_side, self.hi_side))
+        return self._done[key][1]
 
 
 def _clockwise(quad: np.ndarray) -> np.ndarray:
