@@ -8,7 +8,7 @@ import pytest
 
 from models.training.corner_data import scene_view, targets
 from vision.corners import (DEFAULT_MODEL, PATCH_ZOOM, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit,
-                            card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window,
+                            card_length, card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window,
                             row_down, row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
 from vision.errors import ModelError
 from vision.finder import find_cards
@@ -228,7 +228,8 @@ class PatchFinder(CornerFinder):
         super().__init__(detector, **kwargs)
         self.patches = patches
 
-    def outlines(self, image):
+    def outlines(self, image, card_length=None):
+        self.card_length = card_length
         return [], list(self.patches)
 
 
@@ -317,6 +318,24 @@ def test_the_detector_shrinks_frames_to_its_models_own_width(tmp_path):
 SCENES_PER_DECK = 10
 MIN_FOUND = {"row": 0.72, "separate": 0.92}
 MAX_FALSE_PER_SCENE = 3.5
+def test_the_frames_card_length_is_the_median_of_three_or_more_sure_corners():
+    assert card_length([card(100, 100), card(300, 100, size=1.5), card(500, 100, size=1.1)], 0.3) == \
+        pytest.approx(72 * 1.1)
+    faint = card(700, 100, size=3.0, score=0.2)  # not counted, and two sure corners are too few
+    assert card_length([card(100, 100), card(300, 100), faint], 0.3) is None
+    assert card_length([], 0.3) is None
+
+
+def test_the_finder_is_told_the_card_length_the_corners_measured():
+    sure = [card(100 + 200 * k, 100) for k in range(3)]
+    finder = PatchFinder(RecordingDetector(sure, []), [])
+    finder(np.zeros((720, 1280, 3), np.uint8))
+    assert finder.card_length == pytest.approx(72)
+    finder = PatchFinder(RecordingDetector(sure[:2], []), [])
+    finder(np.zeros((720, 1280, 3), np.uint8))
+    assert finder.card_length is None
+
+
 # All the corners the recognizer is offered (CornerFinder.corners: faint ones beside sure ones, and
 # each row read again enlarged) find 172 of the 216 row corners (160 without the enlarged reads)
 # and the same 268 separate-card corners; the gain is asked of them over the model's own peaks.

@@ -32,6 +32,9 @@ its index corners, holds the patch's centre and is as long as the frame's other 
 (`CornerFinder.lone_cards`, `patch_card`): a back printed with a fan of small cards shows their
 corners when enlarged.
 
+The sure corners also tell the card finder how long this frame's cards are (`card_length`): a
+card-shaped blob of that length is one card, not a short row, and is spared the finder's row check.
+
 Output layout (models/corners.onnx, N x 7 x H/STRIDE x W/STRIDE): heat logit, cell offset x and
 y (0..1), across x y, down x y.
 """
@@ -81,6 +84,7 @@ PATCH_ZOOM = 2.0         # a bright patch no card explains is read again this mu
 PATCH_MARGIN = 0.6       # in a window reaching this many of its longest extents past it;
 PATCH_SPAN = (0.5, 1.25)  # a patch is read only where its longest extent is this share of the frame's
 #                          other cards' length: half a face at least, a card's diagonal at most;
+CARD_LENGTH_HITS = 3     # sure corners needed to tell the finder the frame's card length
 PATCH_SIZE_SLACK = 0.35  # a card found there is within this |log| of the frame's other cards' length
 
 
@@ -200,6 +204,15 @@ def decode(out: np.ndarray, scale: float | tuple[float, float], threshold: float
             continue  # not a card's shape, or its corners would run anticlockwise
         hits.append(CornerHit(parallelogram(corner, across, down), float(heat[y, x])))
     return hits
+
+
+def card_length(hits: Sequence[CornerHit], threshold: float) -> float | None:
+    """The frame's card length (long side, frame pixels): the median of its sure corners', where
+    CARD_LENGTH_HITS or more were found; None where fewer."""
+    lengths = sorted(hit.length for hit in hits if hit.score >= threshold)
+    if len(lengths) < CARD_LENGTH_HITS:
+        return None
+    return float(np.median(lengths))
 
 
 def turn_between(a: np.ndarray, b: np.ndarray) -> float:
@@ -401,13 +414,15 @@ class CornerFinder:
         self.zoom_rows = zoom_rows
         self.zoom_patches = zoom_patches
 
-    def outlines(self, image: np.ndarray) -> tuple[list, list[tuple[float, float, float, float]]]:
-        """The finder's Candidates, and the bright patches it saw (vision.finder.find_cards_and_patches)."""
+    def outlines(self, image: np.ndarray, card_length: float | None = None) \
+            -> tuple[list, list[tuple[float, float, float, float]]]:
+        """The finder's Candidates, and the bright patches it saw (vision.finder.find_cards_and_patches,
+        told the frame's card length where the corners measured it)."""
         if self.finder is not None:
             return list(self.finder(image)), []
         from vision.finder import find_cards_and_patches
 
-        return find_cards_and_patches(image)
+        return find_cards_and_patches(image, card_length)
 
     def corners(self, image: np.ndarray) -> list[CornerHit]:
         """The detector's corners in the whole frame, then (zoom_rows) the sure ones it finds in each
@@ -455,8 +470,8 @@ class CornerFinder:
     def __call__(self, image: np.ndarray) -> list:
         from vision.finder import Candidate
 
-        outlined, patches = self.outlines(image)
         hits = self.corners(image)
+        outlined, patches = self.outlines(image, card_length(hits, self.detector.threshold))
         lone = self.lone_cards(image, patches, [c.quad for c in outlined], hits) if self.zoom_patches else []
         again = [Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True)
                  for hit in row_outlines(hits, self.detector.threshold)]

@@ -17,7 +17,10 @@ frame does not).  Where two cues outline one card differently (a blob by brightn
 faint margin), the outline whose sides lie straightest on the edges is kept.  Backs, phones and
 paper may be proposed too: the classifier rejects them.  The bright patches of about a card's size
 are reported too, outlined or not (find_cards_and_patches): the index-corner detector reads again,
-enlarged, those no card explains (vision.corners).
+enlarged, those no card explains (vision.corners).  Where the detector has measured the frame's card
+length, a card-shaped blob of that length is taken for one card without looking for a row in it (a
+short row with a card's outline holds cards as long as its short side): most of the finder's time
+went on that look, and a court card's picture frame could be taken for a row's edges.
 
 Known limits: a light, grey table under grey-faced cards, blurred above all (their snapped sides
 seldom lie straight: they go unproposed rather than misplaced); rows whose card edges are too faint
@@ -27,6 +30,7 @@ short rows, which read about as well laid either way (the top card shows both it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -59,6 +63,9 @@ ROW_MIN_STEP = 0.28          # cards in a row are laid at least this share of a 
 ROW_INDEX_WEIGHT = 3.0       # weight of the share of covered cards showing print at their index corner
 ROW_TOP_CHOICES = 2          # lines near where the top card's edge should be, each tried as that edge
 ROW_SIZE_SLACK = 0.35        # |log| of a row card's short side over the lone cards' beyond which it is no row
+ONE_CARD_LONG = 0.1          # a card-shaped blob whose long side is within this |log| of the frame's card
+ROW_CARD_OFF = 0.2           # length (where known), and whose short side is at least this far off it, is one
+#                              card: not checked for a row (whose cards would be as long as its short side)
 ROW_CANNY = (10, 30)         # edge thresholds inside a row: a white card edge on a white card is faint
 PATCH_MIN = 0.5              # a bright patch (find_cards_and_patches) spans at least this share of the
 #                              smallest card's long side (a card's face cut by shade or glare is smaller),
@@ -93,17 +100,23 @@ class Candidate:
         return self.quads[0]
 
 
-def find_cards(image: np.ndarray) -> list[Candidate]:
-    """Every card-like region of a BGR frame, as Candidates in full-frame pixels."""
-    return find_cards_and_patches(image)[0]
+def find_cards(image: np.ndarray, card_length: float | None = None) -> list[Candidate]:
+    """Every card-like region of a BGR frame, as Candidates in full-frame pixels (card_length: see
+    find_cards_and_patches)."""
+    return find_cards_and_patches(image, card_length)[0]
 
 
-def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tuple[float, float, float, float]]]:
+def find_cards_and_patches(image: np.ndarray, card_length: float | None = None) \
+        -> tuple[list[Candidate], list[tuple[float, float, float, float]]]:
     """The Candidates (find_cards), and the boxes (x0, y0, x1, y1, full-frame pixels) of the patches
     clearly brighter than the table round them and about a card's size, whether or not a card was
     fitted to them: on a fine check cloth a card's bright face frays into the cloth's light squares,
     too ragged for a card's outline, and the index-corner detector may still find it read enlarged
-    (vision.corners)."""
+    (vision.corners).
+
+    card_length: the long side of this frame's cards in full-frame pixels, where something else has
+    measured it (the index-corner detector's sure corners): a card-shaped blob of that length is one
+    card, and the row check, a third of the finder's time, is spared it (`_one_card`)."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
@@ -130,7 +143,10 @@ def find_cards_and_patches(image: np.ndarray) -> tuple[list[Candidate], list[tup
             alternates[id(full)] = (others[b], quad)
         outline = _to_full(contour.reshape(-1, 2).astype(np.float32), scale)
         # A card-shaped blob is seldom a row: its row reading is checked in full only if it is one.
-        row = _split_row(image, outline, lo_side / scale, hi_side / scale, verify=quad is None)
+        if full is not None and card_length is not None and _one_card(full, card_length):
+            row = []
+        else:
+            row = _split_row(image, outline, lo_side / scale, hi_side / scale, verify=quad is None)
         analysed.append((full, score, row if len(row) >= 2 else [], outline))
     # Cards that can only be single cards tell the size of every card in this frame.
     typical = typical_size([q for q, _, row, _ in analysed if q is not None and not row])
@@ -532,6 +548,14 @@ def _clockwise(quad: np.ndarray) -> np.ndarray:
     quad = quad[np.argsort(angles)]
     start = int(np.argmin(quad.sum(axis=1)))
     return quad[_FROM[start]]
+
+
+def _one_card(quad: np.ndarray, card_length: float) -> bool:
+    """Whether a card-shaped outline is one card of the frame's length, and not a short row shaped
+    like a card: a row's cards lie across it, as long as its short side."""
+    long, short = typical_size([quad])
+    return abs(math.log(long / card_length)) <= ONE_CARD_LONG and \
+        abs(math.log(short / card_length)) >= ROW_CARD_OFF
 
 
 def _size_gap(size: tuple[float, float], typical: tuple[float, float]) -> float:
