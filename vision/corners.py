@@ -209,7 +209,7 @@ def decode(out: np.ndarray, scale: float | tuple[float, float], threshold: float
 def card_length(hits: Sequence[CornerHit], threshold: float) -> float | None:
     """The frame's card length (long side, frame pixels): the median of its sure corners', where
     CARD_LENGTH_HITS or more were found; None where fewer."""
-    lengths = sorted(hit.length for hit in hits if hit.score >= threshold)
+    lengths = [hit.length for hit in hits if hit.score >= threshold]
     if len(lengths) < CARD_LENGTH_HITS:
         return None
     return float(np.median(lengths))

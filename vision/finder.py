@@ -19,8 +19,8 @@ paper may be proposed too: the classifier rejects them.  The bright patches of a
 are reported too, outlined or not (find_cards_and_patches): the index-corner detector reads again,
 enlarged, those no card explains (vision.corners).  Where the detector has measured the frame's card
 length, a card-shaped blob of that length is taken for one card without looking for a row in it (a
-short row with a card's outline holds cards as long as its short side): most of the finder's time
-went on that look, and a court card's picture frame could be taken for a row's edges.
+short row with a card's outline holds cards as long as its short side): nearly half the finder's
+time went on that look, and a court card's picture frame could be taken for a row's edges.
 
 Known limits: a light, grey table under grey-faced cards, blurred above all (their snapped sides
 seldom lie straight: they go unproposed rather than misplaced); rows whose card edges are too faint
@@ -116,7 +116,7 @@ def find_cards_and_patches(image: np.ndarray, card_length: float | None = None) 
 
     card_length: the long side of this frame's cards in full-frame pixels, where something else has
     measured it (the index-corner detector's sure corners): a card-shaped blob of that length is one
-    card, and the row check, a third of the finder's time, is spared it (`_one_card`)."""
+    card, and the row check, nearly half the finder's time, is spared it (`_one_card`)."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) \
@@ -142,7 +142,8 @@ def find_cards_and_patches(image: np.ndarray, card_length: float | None = None) 
         if full is not None and b in others:
             alternates[id(full)] = (others[b], quad)
         outline = _to_full(contour.reshape(-1, 2).astype(np.float32), scale)
-        # A card-shaped blob is seldom a row: its row reading is checked in full only if it is one.
+        # A card-shaped blob is seldom a row, and one of the frame's card length is none: its row
+        # reading is checked in full only if it is one.
         if full is not None and card_length is not None and _one_card(full, card_length):
             row = []
         else:
@@ -220,7 +221,7 @@ def _to_full_box(contour: np.ndarray, scale: float) -> tuple[float, float, float
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, fit: "_CardFits",
+def _best_snap(image: np.ndarray, quad: np.ndarray, alternates: tuple | None, fit: _CardFits,
                scale: float, min_straight: float = 0.0) -> np.ndarray | None:
     """The quad, or the card quad of another outline of the same card (alternates: those outlines and
     the quad at working size) whose sides lie straighter on edges, snapped to the card's edges; None
@@ -368,7 +369,8 @@ def _intersect(lines, fallback: np.ndarray, *, slack: float = 0.1, pad: float = 
     return result if np.abs(result - fallback).max() < limit else fallback
 
 
-def _distinct(cues: list[list[np.ndarray]], fit: "_CardFits") -> tuple[list[np.ndarray], dict[int, list[np.ndarray]]]:
+def _distinct(cues: list[list[np.ndarray]],
+              fit: _CardFits) -> tuple[list[np.ndarray], dict[int, list[np.ndarray]]]:
     """One outline per object, from several cues that usually outline the same card.
 
     An outline overlapping an earlier cue's is the same object; it replaces it only where the
