@@ -126,20 +126,20 @@ BACKGROUND = 52
 
 
 class ScriptedClassifier:
-    """Answers each batch of crops with the next batch of probability rows it was given (the
-    recognizer's first reading, then its second look); a batch it was not given fails the test."""
+    """Answers each crop with the next probability row it was given, in the order the recognizer
+    reads them (the finder's outlines, then the detector's corners, then second looks: `later`); a
+    crop it has no row for fails the test."""
 
     def __init__(self, rows, threshold=0.9, later=()):
-        self.batches = [np.asarray(rows, np.float64)] + [np.asarray(b, np.float64) for b in later]
+        self.rows = [np.asarray(row, np.float64) for row in list(rows) + [r for b in later for r in b]]
         self.threshold = threshold
         self.background_index = BACKGROUND
         self.cards = [Card.from_index(i) for i in range(52)] + [None]
 
     def probabilities(self, crops):
-        assert self.batches, "the recognizer asked for a reading it was not expected to"
-        rows = self.batches.pop(0)
-        assert len(crops) == len(rows)
-        return rows
+        assert len(crops) <= len(self.rows), "the recognizer asked for a reading it was not expected to"
+        rows, self.rows = self.rows[:len(crops)], self.rows[len(crops):]
+        return np.array(rows)
 
     def decide(self, probs):
         best = int(np.argmax(probs))
@@ -171,7 +171,7 @@ def recognize_with(outlines, rows, threshold=0.9, later=()):
     classifier = ScriptedClassifier(rows, threshold, later)
     recognizer = Recognizer(classifier, finder=lambda image: outlines, cropper=lambda image, quad: quad)
     found = recognizer.recognize(np.zeros((10, 10, 3), np.uint8))
-    assert not classifier.batches, "the recognizer did not take a second look it was expected to"
+    assert not classifier.rows, "the recognizer did not read a crop (or take a second look) it was expected to"
     return found
 
 
@@ -243,6 +243,32 @@ def test_a_corner_found_inside_a_card_outlined_whole_is_no_other_card():
     outlines[1] = Candidate((inner,), True, 0.5)
     found = recognize_with(outlines, [row_of(17), row_of(17), row_of(30), row_of(31)])
     assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 30, 31)]
+
+
+def test_the_detectors_corners_on_an_outline_read_at_both_ends_are_not_read_again():
+    whole = np.float32(box(0, 0, 140, 200))
+    ends = (whole, np.roll(whole, -2, axis=0))
+    again = [Candidate((end + np.float32([2, 3]),), True, 0.5, by_corner=True) for end in ends]
+    pair = Candidate(tuple(end + np.float32([-3, 1]) for end in ends), False, 0.5, by_corner=True)
+    # Three rows only, for the outline's two crops and the corner elsewhere: a fourth crop fails.
+    elsewhere = Candidate((np.float32(box(300, 0)),), True, 0.5, by_corner=True)
+    found = recognize_with([Candidate(ends), *again, pair, elsewhere], [row_of(17), row_of(17), row_of(31)])
+    assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 31)]
+
+
+def test_the_detectors_corners_are_read_where_the_outline_is_not_settled_there():
+    whole = np.float32(box(0, 0, 140, 200))
+    ends = (whole, np.roll(whole, -2, axis=0))
+    corner = Candidate((whole + np.float32([2, 3]),), True, 0.5, by_corner=True)
+    # read at one end only: its corners are read again
+    found = recognize_with([Candidate(ends), corner], [row_of(17), row_of(None), row_of(17)])
+    assert [str(r.card) for r in found] == [str(Card.from_index(17))]
+    # read alike at both ends, but a corner a little further off (0.05 of its length) ...
+    off = Candidate((whole + np.float32([10, 0]),), True, 0.5, by_corner=True)
+    # ... or on the corner but running another way (its far end over a third of a length off)
+    other_way = Candidate((np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]),), True, 0.5, by_corner=True)
+    found = recognize_with([Candidate(ends), off, other_way], [row_of(17), row_of(17), row_of(17), row_of(17)])
+    assert [str(r.card) for r in found] == [str(Card.from_index(17))]
 
 
 def test_an_outline_read_at_one_end_only_is_not_taken_as_whole():

@@ -1,7 +1,9 @@
 """From a frame to the cards in it: find card outlines, cut index crops, classify, tidy up.
 
 Each outline is read at every index corner the finder offers (both for a lone card, which may lie
-either way up; the one that shows for a card covered in a row). The confident reading wins; two
+either way up; the one that shows for a card covered in a row). The finder's own outlines are read
+first: the index-corner detector's corners that lie on the corners of a card read alike at both its
+ends are that card's indices again, and are not read a second time. The confident reading wins; two
 readings that disagree (one confident, the other more likely than not another card) are a card seen
 but not read, never a guess; one read almost surely gets a second look (vision.second_look). Outlines
 whose every corner looks like "not a card" are dropped. Two outlines covering the same place are one
@@ -27,6 +29,9 @@ CORNERS_APART = 0.3        # ... unless read as two cards at corners this share 
 INDEXES_APART = 0.15       # or at nearer corners whose index crops' centres lie this share apart
 SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is this sure it shows an index
 CONTRADICTION = 0.5        # a read is refused when another corner thinks another card this likely
+SETTLED_CORNER = 0.03      # a detector's corner within this share of a card's length of an index corner
+SETTLED_FAR_END = 0.2      # already read, its far end within this share of that card's, is that index
+#                            read again (the detector's far ends are rough: 0.05-0.15 off)
 
 
 def rotate_quad(quad: np.ndarray, steps: int) -> np.ndarray:
@@ -100,23 +105,28 @@ class Recognizer:
     def recognize(self, image: np.ndarray) -> list[Recognition]:
         """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped."""
         candidates = list(self.finder(image))
-        trials: list[tuple[int, np.ndarray]] = []
-        for n, candidate in enumerate(candidates):
-            trials += [(n, quad) for quad in orderings(candidate)]
-        if not trials:
-            return []
-        crops = [self.cropper(image, quad) for _, quad in trials]
-        probs = self.classifier.probabilities(crops)
-        readings, unsure, ends = [], [], []
-        for n in range(len(candidates)):
-            rows = [i for i, (owner, _) in enumerate(trials) if owner == n]
-            quads = [trials[i][1] for i in rows]
-            readings.append(self.decide(quads, probs[rows]))
-            ends.append(self.ends_read(readings[n], probs[rows]))
+        quads = [orderings(candidate) for candidate in candidates]
+        probs: list[np.ndarray | None] = [None] * len(candidates)
+        readings: list[Recognition | None] = [None] * len(candidates)
+        ends = [0] * len(candidates)
+        # The finder's outlines are read first.  Where one is read alike at two index corners, the
+        # detector's corners on those same corners would only read the same indices again (a third
+        # of a frame's crops on separate cards): they are not read.
+        outlined = [n for n, candidate in enumerate(candidates) if not getattr(candidate, "by_corner", False)]
+        self.read(image, quads, probs, outlined)
+        self.judge(quads, probs, outlined, readings, ends)
+        settled = [quad for n in outlined if ends[n] >= 2 for quad, row in zip(quads[n], probs[n])
+                   if self.classifier.decide(row)[0] == readings[n].card]
+        cornered = [n for n in range(len(candidates)) if probs[n] is None and
+                    not all(any(same_corner(quad, other) for other in settled) for quad in quads[n])]
+        self.read(image, quads, probs, cornered)
+        self.judge(quads, probs, cornered, readings, ends)
+        unsure = []
+        for n in sorted(outlined + cornered):
             if readings[n] is None or readings[n].card is None:
-                look = second_look.worth_a_look(self.classifier, probs[rows])
-                if look is not None and not self.contradicted(look[1], probs[rows]):
-                    unsure.append((n, quads[look[0]], look[1]))
+                look = second_look.worth_a_look(self.classifier, probs[n])
+                if look is not None and not self.contradicted(look[1], probs[n]):
+                    unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
         found, whole = [], []
         for candidate, rec, n_ends in zip(candidates, readings, ends):
@@ -127,6 +137,25 @@ class Recognizer:
                 whole.append(rec)
             found.append((rec, by_corner))
         return drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
+
+    def read(self, image: np.ndarray, quads: list, probs: list, which: list[int]) -> None:
+        """Classify the crops of the candidates numbered `which`, at each of their orderings (quads),
+        in one batch: probs[n] gets candidate n's rows."""
+        trials = [quad for n in which for quad in quads[n]]
+        if not trials:
+            return
+        rows = self.classifier.probabilities([self.cropper(image, quad) for quad in trials])
+        start = 0
+        for n in which:
+            probs[n] = rows[start:start + len(quads[n])]
+            start += len(quads[n])
+
+    def judge(self, quads: list, probs: list, which: list[int], readings: list, ends: list) -> None:
+        """Each candidate numbered `which`: its reading (decide) and at how many corners it was read
+        confidently as that card (ends_read)."""
+        for n in which:
+            readings[n] = self.decide(quads[n], probs[n])
+            ends[n] = self.ends_read(readings[n], probs[n])
 
     def ends_read(self, rec: Recognition | None, probs: np.ndarray) -> int:
         """At how many of its corners a candidate was read confidently as the card it is reported as."""
@@ -183,6 +212,13 @@ class Recognizer:
                     and row[guess] > CONTRADICTION:
                 return True
         return False
+
+
+def same_corner(quad: np.ndarray, settled: np.ndarray) -> bool:
+    """Whether an outline starts at a read outline's corner and runs its way: the same index read again."""
+    length = float(np.linalg.norm(settled[3] - settled[0]))
+    return float(np.linalg.norm(quad[0] - settled[0])) <= SETTLED_CORNER * length and \
+        float(np.linalg.norm(quad[2] - settled[2])) <= SETTLED_FAR_END * length
 
 
 def on_another_card(rec: Recognition, whole: Sequence[Recognition]) -> bool:
