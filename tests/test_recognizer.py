@@ -245,29 +245,35 @@ def test_a_corner_found_inside_a_card_outlined_whole_is_no_other_card():
     assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 30, 31)]
 
 
-def test_the_detectors_corners_on_an_outline_read_at_both_ends_are_not_read_again():
+def test_a_lone_card_the_detector_found_where_an_outline_was_read_at_both_ends_is_not_read_again():
     whole = np.float32(box(0, 0, 140, 200))
     ends = (whole, np.roll(whole, -2, axis=0))
-    again = [Candidate((end + np.float32([2, 3]),), True, 0.5, by_corner=True) for end in ends]
     pair = Candidate(tuple(end + np.float32([-3, 1]) for end in ends), False, 0.5, by_corner=True)
     # Three rows only, for the outline's two crops and the corner elsewhere: a fourth crop fails.
     elsewhere = Candidate((np.float32(box(300, 0)),), True, 0.5, by_corner=True)
-    found = recognize_with([Candidate(ends), *again, pair, elsewhere], [row_of(17), row_of(17), row_of(31)])
+    found = recognize_with([Candidate(ends), pair, elsewhere], [row_of(17), row_of(17), row_of(31)])
     assert sorted(str(r.card) for r in found) == [str(Card.from_index(i)) for i in (17, 31)]
 
 
 def test_the_detectors_corners_are_read_where_the_outline_is_not_settled_there():
     whole = np.float32(box(0, 0, 140, 200))
     ends = (whole, np.roll(whole, -2, axis=0))
-    corner = Candidate((whole + np.float32([2, 3]),), True, 0.5, by_corner=True)
-    # read at one end only: its corners are read again
-    found = recognize_with([Candidate(ends), corner], [row_of(17), row_of(None), row_of(17)])
+
+    def pair(shift):
+        return Candidate(tuple(end + np.float32(shift) for end in ends), False, 0.5, by_corner=True)
+
+    # read at one end only: the detector's pair is read too
+    found = recognize_with([Candidate(ends), pair([2, 3])], [row_of(17), row_of(None), row_of(17), row_of(17)])
     assert [str(r.card) for r in found] == [str(Card.from_index(17))]
-    # read alike at both ends, but a corner a little further off (0.05 of its length) ...
-    off = Candidate((whole + np.float32([10, 0]),), True, 0.5, by_corner=True)
-    # ... or on the corner but running another way (its far end over a third of a length off)
-    other_way = Candidate((np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]),), True, 0.5, by_corner=True)
-    found = recognize_with([Candidate(ends), off, other_way], [row_of(17), row_of(17), row_of(17), row_of(17)])
+    # read alike at both ends, but the pair's corners a little further off (0.05 of its length) ...
+    rows = [row_of(17)] * 4
+    assert [str(r.card) for r in recognize_with([Candidate(ends), pair([10, 0])], rows)] == [str(Card.from_index(17))]
+    # ... or a corner found alone on one of its corners (in a row, the top card's readings vie with
+    # its neighbours'), or one on the corner but running another way (far end a third of a length off)
+    alone = Candidate((whole + np.float32([2, 3]),), True, 0.5, by_corner=True)
+    other_way = Candidate((np.float32([[0, 0], [100, 0], [100, 140], [0, 140]]), np.roll(whole, -2, axis=0)),
+                          False, 0.5, by_corner=True)
+    found = recognize_with([Candidate(ends), alone, other_way], [row_of(17)] * 5)
     assert [str(r.card) for r in found] == [str(Card.from_index(17))]
 
 

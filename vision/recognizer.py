@@ -2,8 +2,8 @@
 
 Each outline is read at every index corner the finder offers (both for a lone card, which may lie
 either way up; the one that shows for a card covered in a row). The finder's own outlines are read
-first: the index-corner detector's corners that lie on the corners of a card read alike at both its
-ends are that card's indices again, and are not read a second time. The confident reading wins; two
+first: a lone card the index-corner detector found at the two corners of an outline read alike at
+both its ends is that card again, and is not read a second time. The confident reading wins; two
 readings that disagree (one confident, the other more likely than not another card) are a card seen
 but not read, never a guess; one read almost surely gets a second look (vision.second_look). Outlines
 whose every corner looks like "not a card" are dropped. Two outlines covering the same place are one
@@ -109,16 +109,19 @@ class Recognizer:
         probs: list[np.ndarray | None] = [None] * len(candidates)
         readings: list[Recognition | None] = [None] * len(candidates)
         ends = [0] * len(candidates)
-        # The finder's outlines are read first.  Where one is read alike at two index corners, the
-        # detector's corners on those same corners would only read the same indices again (a third
-        # of a frame's crops on separate cards): they are not read.
+        # The finder's outlines are read first.  Where one is read alike at two index corners, a lone
+        # card the detector found at those same two corners would only be read again (a third of a
+        # frame's crops on separate cards): it is not.  A corner the detector found alone is read
+        # anyway: in a row, where the top card's readings vie with its neighbours' (drop_overlaps),
+        # leaving those out lost two validation row cards at three times the bench's scenes.
         outlined = [n for n, candidate in enumerate(candidates) if not getattr(candidate, "by_corner", False)]
         self.read(image, quads, probs, outlined)
         self.judge(quads, probs, outlined, readings, ends)
         settled = [quad for n in outlined if ends[n] >= 2 for quad, row in zip(quads[n], probs[n])
                    if self.classifier.decide(row)[0] == readings[n].card]
         cornered = [n for n in range(len(candidates)) if probs[n] is None and
-                    not all(any(same_corner(quad, other) for other in settled) for quad in quads[n])]
+                    (getattr(candidates[n], "covered", True) or
+                     not all(any(same_corner(quad, other) for other in settled) for quad in quads[n]))]
         self.read(image, quads, probs, cornered)
         self.judge(quads, probs, cornered, readings, ends)
         unsure = []
