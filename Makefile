@@ -21,8 +21,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH)
 
-# Rebuild models/cards.onnx + labels.json (the classifier) and models/corners.onnx + corners.json (the
-# index-corner detector) from the SVG card decks and system fonts; see models/MODEL_CARD.md for the time.
+# Rebuild models/cards.onnx + labels.json (the classifier), models/whole_card.onnx + whole_card.json (the
+# whole-card network, trained on the same render) and models/corners.onnx + corners.json (the index-corner
+# detector) from the SVG card decks and system fonts; see models/MODEL_CARD.md for the time.
 # The Debian packages it needs (decks, rsvg-convert, fonts) are listed by models/training/apt.py.
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'

@@ -1,4 +1,5 @@
-"""The training set's sideways index crops: the card's own index corner, turned a quarter each way."""
+"""The training set's crops: sideways index crops (the card's own index corner, turned a quarter each
+way) and whole cards for the whole-card network."""
 
 import numpy as np
 
@@ -41,3 +42,20 @@ def test_a_quarter_turn_each_way_turns_the_marks_and_does_not_mirror_them():
     (x0, y0), (x1, y1) = place(turned, 0), place(turned, 160)
     assert x0 > 0.7 and y0 < 0.4
     assert x1 < x0 - 0.2 and abs(y1 - y0) < 0.1
+
+
+def test_each_lone_card_of_a_separate_scene_is_cut_whole_twice_and_a_row_gives_none():
+    from models.training.dataset import WHOLE_COPIES, whole_card_crops
+    from vision.render.scenes import make_scene
+    from vision.whole_card import HEIGHT, WIDTH, class_of
+
+    rng = np.random.default_rng(5)
+    scene = make_scene(rng, "separate", "standard")
+    lone = [t for t in scene.cards if t.card is not None and all(t.corners_visible)]
+    crops, labels = whole_card_crops(scene, rng)
+    assert lone and len(crops) == WHOLE_COPIES * len(lone)
+    assert labels == [class_of(t.card) for t in lone for _ in range(WHOLE_COPIES)]
+    assert all(crop.shape == (HEIGHT, WIDTH, 3) for crop in crops)
+    # Cut at the card, not beside it: a card's face is mostly white paper.
+    assert all(np.median(crop) > 150 for crop in crops)
+    assert whole_card_crops(make_scene(rng, "row", "standard"), rng) == ([], [])

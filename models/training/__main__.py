@@ -1,4 +1,5 @@
-"""`python -m models.training`: render the crop set, train, calibrate, export models/cards.onnx + labels.json.
+"""`python -m models.training`: render the crop set, train, calibrate, export models/cards.onnx + labels.json;
+then train the whole-card network on the same scenes' lone cards: models/whole_card.onnx + whole_card.json.
 
 Everything is seeded; progress goes to stdout. The held-out decks are never rendered here.
 """
@@ -24,6 +25,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--scenes-per-font-deck", type=int, default=50, help="rendered scenes per synthetic deck")
     p.add_argument("--minutes", type=float, default=22.0,
                    help="training time budget (whole epochs), shared by the networks")
+    p.add_argument("--whole-card-minutes", type=float, default=4.0,
+                   help="training time of the whole-card network (models/training/whole_card.py)")
+    p.add_argument("--networks", choices=("both", "cards", "whole-card"), default="both",
+                   help="which to train: the index classifier, the whole-card network, or both")
     p.add_argument("--sizes", type=parse_sizes, default=parse_sizes("32x56,40x70"),
                    help="WIDTHxHEIGHT each network reads, comma-separated; the crops are cut at the largest "
                         "(vision.crops) and shrunk for the others")
@@ -57,11 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     import numpy as np
     import torch
 
-    from models.training.dataset import BACKGROUND_LABEL, CLASSES, cached_build
+    from models.training.dataset import BACKGROUND_LABEL, cached_build
     from models.training.decks import scenes_per_deck
-    from models.training.export import export
-    from models.training.train import log, train_pair
-    from vision.render.decks import HELD_OUT_DECKS
+    from models.training.train import log
     from vision.render.fontdecks import is_validation_deck
 
     torch.set_num_threads(args.threads)
@@ -77,7 +80,23 @@ def main(argv: list[str] | None = None) -> int:
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
     validation_ids = [i for i, deck in enumerate(decks) if is_validation_deck(deck)]
-    val = ((data.scenes % 10) == 0) | np.isin(data.decks, validation_ids)
+    def validation(scene_ids, deck_ids):
+        return ((scene_ids % 10) == 0) | np.isin(deck_ids, validation_ids)
+
+    if args.networks != "whole-card":
+        train_cards(args, data, validation(data.scenes, data.decks), decks)
+    if args.networks != "cards":
+        train_whole_cards(args, data.whole, validation(data.whole.scenes, data.whole.decks), decks)
+    log(f"total {(time.time() - started) / 60:.1f} min")
+    return 0
+
+
+def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
+    from models.training.dataset import BACKGROUND_LABEL, CLASSES
+    from models.training.export import export
+    from models.training.train import log, train_pair
+    from vision.render.decks import HELD_OUT_DECKS
+
     height, width = data.crops.shape[1:3]
     fitted = train_pair(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
@@ -86,9 +105,20 @@ def main(argv: list[str] | None = None) -> int:
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,
                                            "networks": [f"{w}x{h}" for h, w in args.sizes]})
-    size_kb = onnx_path.stat().st_size / 1024
-    log(f"wrote {onnx_path} ({size_kb:.0f} KB) and {labels_path}; total {(time.time() - started) / 60:.1f} min")
-    return 0
+    log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
+
+
+def train_whole_cards(args: argparse.Namespace, whole, val, decks: list[str]) -> None:
+    from models.training import whole_card
+    from models.training.train import log
+
+    net, report = whole_card.train(whole.crops[~val], whole.labels[~val], whole.crops[val], whole.labels[val],
+                                   minutes=args.whole_card_minutes, seed=args.seed)
+    log("whole-card validation: " + ", ".join(f"{k} {v}" for k, v in report.items()))
+    onnx_path, meta_path = whole_card.export(net, args.out, {"trained_on": decks, "seed": args.seed,
+                                                             "minutes": args.whole_card_minutes,
+                                                             "validation": report})
+    log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {meta_path}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@ corners are badly off are added. Labels: 0..51 the cards (Card.index), 52 "not a
 bare table, props (hands, phones, paper), the blank corners of a card, crops knocked off the index,
 and every outline the finder reports on something that is not a face-up card.
 
+Each separate scene's face-up cards are also cut whole (vision.whole_card), for the whole-card
+network that `python -m models.training` trains after the classifier (models/training/whole_card.py).
+
 Only decks listed by vision.render.decks.training_decks() are ever rendered here.
 """
 
@@ -27,26 +30,41 @@ import numpy as np
 from cribbage.cards import FULL_DECK
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad, warp_region
 from vision.recognizer import quad_iou
+from vision.whole_card import HEIGHT as WHOLE_HEIGHT
+from vision.whole_card import WIDTH as WHOLE_WIDTH
+from vision.whole_card import class_of
 
 BACKGROUND_LABEL = 52
 CLASSES = 53
 KIND_WEIGHTS = {"separate": 0.40, "row": 0.30, "backs": 0.10, "empty": 0.05, "distractors": 0.15}
 MATCH_IOU = 0.5
-DATA_VERSION = 7  # bump when the way crops are cut or labelled changes
+DATA_VERSION = 8  # bump when the way crops are cut or labelled changes
+WHOLE_COPIES = 2       # each lone card is cut whole this many times ...
+WHOLE_JITTER = 0.012   # ... its corners moved at random by this share of its length (a finder's slack)
+
+
+@dataclass
+class WholeCards:
+    """N whole cards (N x WHOLE_HEIGHT x WHOLE_WIDTH x 3 uint8) with their class (vision.whole_card),
+    deck and scene ids."""
+
+    crops: np.ndarray
+    labels: np.ndarray
+    decks: np.ndarray
+    scenes: np.ndarray
 
 
 @dataclass
 class CropSet:
-    """N crops (N x INDEX_HEIGHT x INDEX_WIDTH x 3 uint8) with labels, deck and scene-kind ids."""
+    """N crops (N x INDEX_HEIGHT x INDEX_WIDTH x 3 uint8) with labels, deck and scene-kind ids; and the
+    same scenes' whole cards."""
 
     crops: np.ndarray
     labels: np.ndarray
     decks: np.ndarray
     kinds: np.ndarray
     scenes: np.ndarray
-
-    def subset(self, mask: np.ndarray) -> "CropSet":
-        return CropSet(self.crops[mask], self.labels[mask], self.decks[mask], self.kinds[mask], self.scenes[mask])
+    whole: WholeCards
 
 
 def best_rotation(quad: np.ndarray, target: np.ndarray) -> tuple[int, float]:
@@ -163,6 +181,23 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
     return crops, labels
 
 
+def whole_card_crops(scene, rng: np.random.Generator) -> tuple[list, list]:
+    """(crops, classes) of a separate scene's face-up cards whose corners all show, each cut whole
+    WHOLE_COPIES times at its outline moved a little. Rows and distractor scenes give none: a card
+    covered by its neighbour or by a hand does not show its whole face."""
+    crops, labels = [], []
+    if scene.kind != "separate":
+        return crops, labels
+    for t in scene.cards:
+        if t.card is None or not all(t.corners_visible):
+            continue
+        for _ in range(WHOLE_COPIES):
+            moved = t.quad + rng.normal(0, WHOLE_JITTER * card_height(t.quad), (4, 2)).astype(np.float32)
+            crops.append(warp_region(scene.image, moved, WHOLE_WIDTH, WHOLE_HEIGHT))
+            labels.append(class_of(t.card))
+    return crops, labels
+
+
 def index_crop_turned(image: np.ndarray, quad: np.ndarray, turn: int) -> np.ndarray:
     """The card's index corner cut a quarter turn off (turn +1 or -1): the index sideways, as an
     outline read the wrong way round shows the index a deck prints at its other corners."""
@@ -211,16 +246,22 @@ def load_finder():
     return find_cards
 
 
-def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray]:
+def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One scene's (index crops, labels, whole cards, their classes)."""
     from vision.render.scenes import make_scene
 
     deck, kind, seed, turned_ok = job
     rng = np.random.default_rng(seed)
     scene = make_scene(rng, kind, deck)
     crops, labels = scene_crops(scene, load_finder(), rng, turned_ok)
-    if not crops:
-        return np.zeros((0, INDEX_HEIGHT, INDEX_WIDTH, 3), np.uint8), np.zeros(0, np.int64)
-    return np.stack(crops), np.asarray(labels, np.int64)
+    # Their own random numbers, so the index crops are what they were before whole cards were cut.
+    wholes, classes = whole_card_crops(scene, np.random.default_rng([seed, 1]))
+    return (_stacked(crops, (INDEX_HEIGHT, INDEX_WIDTH, 3)), np.asarray(labels, np.int64),
+            _stacked(wholes, (WHOLE_HEIGHT, WHOLE_WIDTH, 3)), np.asarray(classes, np.int64))
+
+
+def _stacked(images: list, shape: tuple[int, int, int]) -> np.ndarray:
+    return np.stack(images) if images else np.zeros((0, *shape), np.uint8)
 
 
 def plan_jobs(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int) -> list[tuple[str, str, int, bool]]:
@@ -245,9 +286,9 @@ def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, wo
     # Spawned, not forked: a fork after torch has started its threads can hang.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker, mp_context=context) as pool:
-        for i, (crops, labels) in enumerate(pool.map(_render_job, jobs, chunksize=8)):
+        for i, (crops, labels, wholes, classes) in enumerate(pool.map(_render_job, jobs, chunksize=8)):
             deck, kind, _, _ = jobs[i]
-            parts.append((crops, labels, decks.index(deck), kinds.index(kind), i))
+            parts.append((crops, labels, decks.index(deck), kinds.index(kind), i, wholes, classes))
             if (i + 1) % max(1, len(jobs) // 20) == 0:
                 log(f"  {i + 1}/{len(jobs)} scenes, {time.time() - start:.0f} s")
     crops = np.concatenate([p[0] for p in parts])
@@ -256,7 +297,10 @@ def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, wo
     deck_ids = np.concatenate(meta[0::3]).astype(np.int16)
     kind_ids = np.concatenate(meta[1::3]).astype(np.int16)
     scene_ids = np.concatenate(meta[2::3]).astype(np.int32)
-    return CropSet(crops, labels, deck_ids, kind_ids, scene_ids)
+    whole = WholeCards(np.concatenate([p[5] for p in parts]), np.concatenate([p[6] for p in parts]),
+                       np.concatenate([np.full(len(p[6]), p[2], np.int16) for p in parts]),
+                       np.concatenate([np.full(len(p[6]), p[4], np.int32) for p in parts]))
+    return CropSet(crops, labels, deck_ids, kind_ids, scene_ids, whole)
 
 
 def _quiet_worker() -> None:
@@ -270,15 +314,19 @@ def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[
 
     key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
                       "v": DATA_VERSION, "font_decks": cache_key(decks),
-                      "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION]}, sort_keys=True)
+                      "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION],
+                      "whole": [WHOLE_WIDTH, WHOLE_HEIGHT, WHOLE_COPIES, WHOLE_JITTER]}, sort_keys=True)
     path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():
         log(f"using cached crops {path}")
         with np.load(path) as z:
-            return CropSet(z["crops"], z["labels"], z["decks"], z["kinds"], z["scenes"])
+            whole = WholeCards(z["whole_crops"], z["whole_labels"], z["whole_decks"], z["whole_scenes"])
+            return CropSet(z["crops"], z["labels"], z["decks"], z["kinds"], z["scenes"], whole)
     data = build(decks, scenes_per_deck, seed, workers, log)
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, crops=data.crops, labels=data.labels, decks=data.decks, kinds=data.kinds, scenes=data.scenes)
+    np.savez(tmp, crops=data.crops, labels=data.labels, decks=data.decks, kinds=data.kinds, scenes=data.scenes,
+             whole_crops=data.whole.crops, whole_labels=data.whole.labels, whole_decks=data.whole.decks,
+             whole_scenes=data.whole.scenes)
     os.replace(tmp, path)
     return data

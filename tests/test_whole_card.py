@@ -1,0 +1,104 @@
+"""The whole-card opinion's rules (it refuses or confirms only number cards, and only when sure of itself),
+and the committed network on decks it never saw."""
+
+import numpy as np
+import pytest
+
+from cribbage.cards import Card
+from vision.errors import ModelError
+from vision.render.decks import HELD_OUT_DECKS
+from vision.render.scenes import make_scene
+from vision.whole_card import GROUPS, SUITS, WholeCardReader, class_of, confirms, refutes
+
+CLASSES = len(SUITS) * len(GROUPS)
+
+
+def opinion(**shares: float) -> np.ndarray:
+    """Probabilities over the 44 classes from {"QD": 0.5, ...} ("cD" is a diamond court), the rest spread evenly."""
+    probs = np.zeros(CLASSES)
+    for name, p in shares.items():
+        probs[class_index(name)] = p
+    rest = 1.0 - probs.sum()
+    empty = probs == 0
+    probs[empty] = rest / empty.sum()
+    return probs
+
+
+def class_index(name: str) -> int:
+    if name.startswith("c"):
+        return SUITS.index(name[1]) * len(GROUPS) + len(GROUPS) - 1
+    return class_of(Card.parse(name))
+
+
+def test_classes_are_suit_major_with_courts_last():
+    assert class_of(Card.parse("AC")) == 0
+    assert class_of(Card.parse("TC")) == 9
+    assert class_of(Card.parse("JC")) == class_of(Card.parse("KC")) == 10
+    assert class_of(Card.parse("QD")) == 21
+    assert class_of(Card.parse("2S")) == 34
+
+
+def test_a_nine_read_where_the_face_is_surely_a_court_of_any_suit_is_refused():
+    # Sure of "court", unsure which suit's: the rank group decides, summed over suits.
+    face = opinion(cD=0.6, cH=0.39)
+    assert refutes(Card.parse("9D"), face)
+    assert not refutes(Card.parse("QD"), face)
+
+
+def test_a_number_card_of_the_wrong_suit_is_refused():
+    assert refutes(Card.parse("5S"), opinion(**{"5C": 0.9999}))
+    assert not refutes(Card.parse("5C"), opinion(**{"5C": 0.9999}))
+
+
+def test_an_unsure_face_refuses_nothing():
+    # A badly fitted outline: no rank group at 0.9, although a 3 and diamonds are both unlikely.
+    face = opinion(cH=0.55, **{"6C": 0.4499})
+    assert not refutes(Card.parse("3D"), face)
+    assert refutes(Card.parse("3D"), opinion(cH=0.55, cS=0.4499))  # the same, sure of a court
+
+
+def test_another_number_refuses_only_when_nearly_certain():
+    assert refutes(Card.parse("6C"), opinion(**{"7C": 0.9995}))
+    # 0.995 sure of a 7 leaves room for the 6 read at the index (spread: 0.005 / 43 each is under
+    # 0.001, so the group test alone would refuse; give the 6 its share).
+    assert not refutes(Card.parse("6C"), opinion(**{"7C": 0.995, "6C": 0.004}))
+
+
+def test_aces_and_courts_are_refused_only_by_a_sure_number_card():
+    # Held-out decks' ornate aces and new court pictures read as courts of other suits: no refusal.
+    assert not refutes(Card.parse("AS"), opinion(cS=0.99))
+    assert not refutes(Card.parse("KH"), opinion(cD=0.999))
+    assert refutes(Card.parse("QH"), opinion(**{"9H": 0.9995}))
+
+
+def test_only_a_number_card_the_face_surely_shows_is_confirmed():
+    assert confirms(Card.parse("9C"), opinion(**{"9C": 0.995}))
+    assert not confirms(Card.parse("9C"), opinion(**{"9C": 0.98}))
+    assert not confirms(Card.parse("9C"), opinion(**{"9S": 0.995}))
+    assert not confirms(Card.parse("QC"), opinion(cC=0.9999))
+    assert not confirms(Card.parse("AC"), opinion(**{"AC": 0.9999}))
+
+
+def test_a_missing_model_says_how_to_build_it(tmp_path):
+    with pytest.raises(ModelError, match="make model"):
+        WholeCardReader(tmp_path / "whole_card.onnx")
+
+
+@pytest.mark.parametrize("deck", HELD_OUT_DECKS)
+def test_the_committed_network_never_refutes_a_held_out_card_and_confirms_most_number_cards(deck):
+    # Decks it never saw, cut at their true outlines either way up: refusing a right read would lose
+    # a card, so none may be refuted; most number cards should be surely read as themselves.
+    reader = WholeCardReader()
+    rng = np.random.default_rng([20261124, HELD_OUT_DECKS.index(deck)])
+    refuted, number_cards, confirmed = [], 0, 0
+    for _ in range(8):
+        scene = make_scene(rng, "separate", deck)
+        lone = [t for t in scene.cards if t.card is not None and all(t.corners_visible)]
+        outlines = [t.quad if i % 2 else np.roll(t.quad, -2, axis=0) for i, t in enumerate(lone)]
+        for t, probs in zip(lone, reader.probabilities(scene.image, outlines)):
+            refuted += [str(t.card)] if refutes(t.card, probs) else []
+            if 2 <= t.card.rank <= 10:
+                number_cards += 1
+                confirmed += confirms(t.card, probs)
+    assert refuted == []
+    assert number_cards >= 15 and confirmed >= 0.8 * number_cards, (confirmed, number_cards)
