@@ -6,7 +6,8 @@ judged by the card whose face lies under its index crop; cards reported where th
 card (empty tables, backs, props) are counted apart. Set
 MUGGINS_BENCH_SCALE=0.2 for a quick look with fewer scenes, and MUGGINS_BENCH_MODEL=path/to/cards.onnx
 to measure a model other than the committed one (its labels.json beside it); likewise
-MUGGINS_BENCH_CORNERS=path/to/corners.onnx for the corner detector, or =none for the card finder alone.
+MUGGINS_BENCH_CORNERS=path/to/corners.onnx for the corner detector, or =none for the card finder alone;
+MUGGINS_BENCH_WHOLE_CARD=path/to/whole_card.onnx for the whole-card network, or =none for no second opinion.
 MUGGINS_BENCH_DECKS=validation reads the ten synthetic validation decks instead (index fonts no
 training deck uses, which set the classifier's threshold): the place to judge a change to the
 recognizer's rules before it meets the held-out decks, at 0.3 of the scenes per deck.
@@ -227,12 +228,25 @@ def bench_finder():
     return CornerFinder(detector)
 
 
+def bench_whole_card():
+    """The whole-card reader MUGGINS_BENCH_WHOLE_CARD names (none: no second opinion)."""
+    from vision.whole_card import WholeCardReader
+
+    choice = os.environ.get("MUGGINS_BENCH_WHOLE_CARD")
+    if choice == "none":
+        print("whole card: no second opinion")
+        return None
+    reader = WholeCardReader(choice or None)
+    print(f"whole card: {reader.model_path} ({reader.model_path.stat().st_size / 1e6:.2f} MB)")
+    return reader
+
+
 def main() -> None:
     from vision.classifier import CardClassifier
     from vision.recognizer import Recognizer
 
     classifier = CardClassifier(os.environ.get("MUGGINS_BENCH_MODEL") or None)
-    recognizer = Recognizer(classifier, bench_finder())
+    recognizer = Recognizer(classifier, bench_finder(), whole_card=bench_whole_card())
     label, decks, share = bench_decks()
     counts = scale_counts(share)
     model = classifier.model_path
@@ -252,7 +266,7 @@ def main() -> None:
     pin_to_one_core()
     frames = six_card_frames(TIMING_FRAMES, decks[0])
     times = time_frames(recognizer, frames)
-    print(f"\n1280x720 frame, six cards, one core, the whole recognizer (finder as above, crops, classify): median {statistics.median(times):.1f} ms, "
+    print(f"\n1280x720 frame, six cards, one core, the whole recognizer (finder as above, crops, classify, whole cards): median {statistics.median(times):.1f} ms, "
           f"p90 {np.percentile(times, 90):.1f} ms over {len(times)} runs")
     print(pi_estimate(statistics.median(times), sysbench_score()))
     print(f"peak RSS of `muggins recognize --json` on 4 frames: {peak_rss_of_cli(frames):.0f} MB")

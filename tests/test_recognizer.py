@@ -152,9 +152,10 @@ class ScriptedClassifier:
 
 
 class Outline:
-    def __init__(self, quads):
+    def __init__(self, quads, covered=True):
         self.quads = tuple(np.float32(q) for q in quads)
         self.quad = self.quads[0]
+        self.covered = covered
 
 
 def box(x, y, w=70, h=100):
@@ -167,9 +168,10 @@ def row_of(card_index=None, p=0.99):
     return row
 
 
-def recognize_with(outlines, rows, threshold=0.9, later=()):
+def recognize_with(outlines, rows, threshold=0.9, later=(), whole_card=None):
     classifier = ScriptedClassifier(rows, threshold, later)
-    recognizer = Recognizer(classifier, finder=lambda image: outlines, cropper=lambda image, quad: quad)
+    recognizer = Recognizer(classifier, finder=lambda image: outlines, cropper=lambda image, quad: quad,
+                            whole_card=whole_card)
     found = recognizer.recognize(np.zeros((10, 10, 3), np.uint8))
     assert not classifier.rows, "the recognizer did not read a crop (or take a second look) it was expected to"
     return found
@@ -352,3 +354,78 @@ def test_nudged_outlines_stay_close_to_the_card():
         across, down = q[1] - q[0], q[3] - q[0]
         assert abs(np.dot(across, down)) < 1e-3 * 100 * 70  # still a rectangle ...
         assert 0.9 < np.linalg.norm(down) / 100 < 1.1  # ... of about the card's size
+
+
+# --- the whole card's second opinion on a lone card (vision.whole_card) --------------------------
+
+class ScriptedWholeCard:
+    """Answers each whole card asked about with the next opinion given, and keeps the outlines asked."""
+
+    def __init__(self, *opinions):
+        self.opinions = [np.asarray(o, np.float64) for o in opinions]
+        self.asked = []
+
+    def probabilities(self, image, quads):
+        assert len(quads) <= len(self.opinions), "the recognizer asked the whole card more than expected"
+        self.asked += [np.float32(q) for q in quads]
+        out, self.opinions = self.opinions[:len(quads)], self.opinions[len(quads):]
+        return np.array(out)
+
+
+def whole_opinion(card: str, p: float) -> np.ndarray:
+    """44 whole-card probabilities: `card` at p ("cD": a diamond court), the rest shared evenly."""
+    from vision.whole_card import GROUPS, SUITS, class_of
+
+    at = SUITS.index(card[1]) * len(GROUPS) + len(GROUPS) - 1 if card[0] == "c" else class_of(Card.parse(card))
+    probs = np.full(len(SUITS) * len(GROUPS), (1 - p) / (len(SUITS) * len(GROUPS) - 1))
+    probs[at] = p
+    return probs
+
+
+def lone_card(covered=False):
+    quad = box(0, 0)
+    return Outline([quad, np.roll(quad, -2, axis=0)], covered=covered)
+
+
+def test_a_read_the_whole_face_refutes_is_an_unread_card():
+    nine = Card.parse("9D")
+    face = ScriptedWholeCard(whole_opinion("cD", 0.995))  # surely a court: not a nine
+    found = recognize_with([lone_card()], [row_of(nine.index, 0.999), row_of(nine.index, 0.999)], whole_card=face)
+    assert len(found) == 1 and found[0].card is None
+    assert len(face.asked) == 1
+    # A face that agrees leaves the read alone.
+    found = recognize_with([lone_card()], [row_of(nine.index, 0.999), row_of(nine.index, 0.999)],
+                           whole_card=ScriptedWholeCard(whole_opinion("9D", 0.995)))
+    assert [r.card for r in found] == [nine]
+
+
+def test_a_card_in_a_row_is_not_read_whole():
+    # Its face is half under its neighbour: the scripted reader fails the test if asked.
+    nine = Card.parse("9D")
+    found = recognize_with([lone_card(covered=True)], [row_of(nine.index, 0.999), row_of(nine.index, 0.999)],
+                           whole_card=ScriptedWholeCard())
+    assert [r.card for r in found] == [nine]
+
+
+def test_an_almost_read_number_card_the_whole_face_confirms_is_read():
+    nine = Card.parse("9C")
+    no_second_look = [[row_of(None, 0.6)] * NUDGES]
+    face = ScriptedWholeCard(whole_opinion("9C", 0.995))
+    found = recognize_with([lone_card()], [row_of(None, 0.4), row_of(nine.index, 0.95)], threshold=0.99,
+                           later=no_second_look, whole_card=face)
+    assert [r.card for r in found] == [nine]
+    assert found[0].confidence == pytest.approx(0.995)
+    # Read whole at the corner that leans to the card, and reported there.
+    assert np.allclose(face.asked[0], np.roll(box(0, 0), -2, axis=0)) and np.allclose(found[0].quad, face.asked[0])
+    # Unsure, or sure of another card: still unread.
+    for other in (whole_opinion("9C", 0.98), whole_opinion("9S", 0.995)):
+        found = recognize_with([lone_card()], [row_of(None, 0.4), row_of(nine.index, 0.95)], threshold=0.99,
+                               later=no_second_look, whole_card=ScriptedWholeCard(other))
+        assert len(found) == 1 and found[0].card is None
+
+
+def test_a_card_leaning_two_ways_is_not_read_whole():
+    # One corner leans to a 9, the other likely to a 6: contradicted, so no second look and no whole card.
+    found = recognize_with([lone_card()], [row_of(Card.parse("9C").index, 0.95), row_of(Card.parse("6C").index, 0.6)],
+                           threshold=0.99, whole_card=ScriptedWholeCard())
+    assert len(found) == 1 and found[0].card is None

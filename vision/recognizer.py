@@ -6,7 +6,9 @@ first: a lone card the index-corner detector found at the two corners of an outl
 both its ends is that card again, and is not read a second time. The confident reading wins; two
 readings that disagree (one confident, the other more likely than not another card) are a card seen
 but not read, never a guess; one read almost surely gets a second look (vision.second_look). Outlines
-whose every corner looks like "not a card" are dropped. Two outlines covering the same place are one
+whose every corner looks like "not a card" are dropped. A lone card (not covered) read, or almost read,
+at its index is then read whole as well (vision.whole_card): a second opinion from its pips that may
+refuse the index's read or confirm an almost-read number card. Two outlines covering the same place are one
 card, unless both are read, as different cards, at index corners apart (two cards of a row, laid a
 little apart, overlap that much); the same card at two places is reported twice (two decks, or a
 misread: the controller decides).
@@ -23,6 +25,7 @@ from vision import second_look
 from vision.classifier import CardClassifier
 from vision.crops import INDEX_REGION, region_quad
 from vision.types import Recognition
+from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
 CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart,
@@ -86,6 +89,9 @@ def default_finder():
     return CornerFinder()
 
 
+_DEFAULT = object()  # the committed whole-card model, where none is given
+
+
 def default_cropper():
     from vision.crops import index_crop
 
@@ -93,14 +99,17 @@ def default_cropper():
 
 
 class Recognizer:
-    """recognize(image) -> [Recognition]; finder and cropper are injectable for tests and training."""
+    """recognize(image) -> [Recognition]; finder, cropper and whole-card reader are injectable for tests
+    and training (whole_card=None: no second opinion)."""
 
     def __init__(self, classifier: CardClassifier | None = None,
                  finder: Callable[[np.ndarray], Sequence] | None = None,
-                 cropper: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None):
+                 cropper: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+                 whole_card=_DEFAULT):
         self.classifier = classifier if classifier is not None else CardClassifier()
         self.finder = finder if finder is not None else default_finder()
         self.cropper = cropper if cropper is not None else default_cropper()
+        self.whole_card: WholeCardReader | None = WholeCardReader() if whole_card is _DEFAULT else whole_card
 
     def recognize(self, image: np.ndarray) -> list[Recognition]:
         """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped."""
@@ -131,6 +140,7 @@ class Recognizer:
                 if look is not None and not self.contradicted(look[1], probs[n]):
                     unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
+        self.ask_whole_card(image, candidates, quads, probs, readings)
         found, whole = [], []
         for candidate, rec, n_ends in zip(candidates, readings, ends):
             if rec is None:
@@ -180,6 +190,32 @@ class Recognizer:
             best = second_look.confirmed(self.classifier, card, block)
             if best is not None:
                 readings[n] = Recognition(card, float(block[best].max()), quads[best])
+
+    def ask_whole_card(self, image: np.ndarray, candidates: list, quads: list, probs: list, readings: list) -> None:
+        """Each lone card read, or leaning to a card as an unread one may (second_look.worth_a_look, not
+        contradicted), read whole at that outline: a read it refutes becomes an unread card; an unread
+        one it confirms is read, with the whole card's probability as its confidence."""
+        if self.whole_card is None:
+            return
+        asked = []
+        for n, (candidate, rec) in enumerate(zip(candidates, readings)):
+            if rec is None or getattr(candidate, "covered", True):
+                continue  # a card in a row, or under a hand, does not show its whole face
+            if rec.card is not None:
+                asked.append((n, rec.quad, rec.card))
+                continue
+            look = second_look.worth_a_look(self.classifier, probs[n])
+            if look is not None and not self.contradicted(look[1], probs[n]):
+                asked.append((n, quads[n][look[0]], look[1]))
+        if not asked:
+            return
+        opinions = self.whole_card.probabilities(image, [quad for _, quad, _ in asked])
+        for (n, quad, card), opinion in zip(asked, opinions):
+            if readings[n].card is not None:
+                if refutes(card, opinion):
+                    readings[n] = Recognition(None, readings[n].confidence, readings[n].quad)
+            elif confirms(card, opinion):
+                readings[n] = Recognition(card, float(opinion[class_of(card)]), quad)
 
     def decide(self, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
         """One candidate's reading from its corners' probabilities, or None when it is no card.

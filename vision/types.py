@@ -14,7 +14,8 @@ class Recognition:
     """One card seen in a frame.
 
     card: the card read, or None when a card is seen but not read with enough confidence.
-    confidence: calibrated probability that `card` is right (for None: of the best guess, not reported).
+    confidence: calibrated probability that `card` is right (for None: of the best guess, not reported;
+                for a card its index almost read and its whole face confirmed: the whole-card network's).
     quad: 4x2 float32 image coordinates of the whole card's corners, clockwise, starting at the
           corner whose index was read (top-left of the upright card).
     """
