@@ -84,6 +84,18 @@ def test_a_missing_model_says_how_to_build_it(tmp_path):
         WholeCardReader(tmp_path / "whole_card.onnx")
 
 
+def test_a_corrupt_file_or_another_model_is_refused_by_name(tmp_path):
+    from vision.whole_card import MODELS_DIR
+
+    path = tmp_path / "whole_card.onnx"
+    path.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="whole_card.onnx cannot be loaded"):
+        WholeCardReader(path)
+    path.write_bytes((MODELS_DIR / "cards.onnx").read_bytes())  # the index classifier: other input, 53 classes
+    with pytest.raises(ModelError, match="this reader wants"):
+        WholeCardReader(path)
+
+
 @pytest.mark.parametrize("deck", HELD_OUT_DECKS)
 def test_the_committed_network_never_refutes_a_held_out_card_and_confirms_most_number_cards(deck):
     # Decks it never saw, cut at their true outlines either way up: refusing a right read would lose

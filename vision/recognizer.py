@@ -89,13 +89,13 @@ def default_finder():
     return CornerFinder()
 
 
-_DEFAULT = object()  # the committed whole-card model, where none is given
-
-
 def default_cropper():
     from vision.crops import index_crop
 
     return index_crop
+
+
+_DEFAULT = object()  # Recognizer(whole_card=...) not given: the committed whole-card model
 
 
 class Recognizer:
@@ -200,7 +200,7 @@ class Recognizer:
         asked = []
         for n, (candidate, rec) in enumerate(zip(candidates, readings)):
             if rec is None or getattr(candidate, "covered", True):
-                continue  # a card in a row, or under a hand, does not show its whole face
+                continue  # a card covered in a row does not show its whole face
             if rec.card is not None:
                 asked.append((n, rec.quad, rec.card))
                 continue

@@ -90,9 +90,10 @@ class WholeCardReader:
         self._session = open_session(self.model_path, "whole-card model")
         inp = self._session.get_inputs()[0]
         self._input_name = inp.name
-        if list(inp.shape[1:]) != [3, HEIGHT, WIDTH] or self._session.get_outputs()[0].shape[1] != len(SUITS) * len(GROUPS):
-            raise ModelError(f"{self.model_path} reads {inp.shape[1:]} into {self._session.get_outputs()[0].shape[1]} "
-                             f"classes; this reader wants [3, {HEIGHT}, {WIDTH}] into {len(SUITS) * len(GROUPS)}")
+        classes = self._session.get_outputs()[0].shape[1]
+        if list(inp.shape[1:]) != [3, HEIGHT, WIDTH] or classes != len(SUITS) * len(GROUPS):
+            raise ModelError(f"{self.model_path} reads {inp.shape[1:]} into {classes} classes; "
+                             f"this reader wants [3, {HEIGHT}, {WIDTH}] into {len(SUITS) * len(GROUPS)}")
 
     def probabilities(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
         if len(quads) == 0:

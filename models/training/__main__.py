@@ -36,7 +36,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
-    p.add_argument("--out", type=Path, default=ROOT / "models", help="where cards.onnx and labels.json go")
+    p.add_argument("--out", type=Path, default=ROOT / "models",
+                   help="where cards.onnx, labels.json, whole_card.onnx and whole_card.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
     args = p.parse_args(argv)
     from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
