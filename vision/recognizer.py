@@ -140,7 +140,7 @@ class Recognizer:
                 if look is not None and not self.contradicted(look[1], probs[n]):
                     unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
-        self.ask_whole_card(image, candidates, quads, probs, readings)
+        self.ask_whole_card(image, candidates, unsure, readings)
         found, whole = [], []
         for candidate, rec, n_ends in zip(candidates, readings, ends):
             if rec is None:
@@ -191,22 +191,21 @@ class Recognizer:
             if best is not None:
                 readings[n] = Recognition(card, float(block[best].max()), quads[best])
 
-    def ask_whole_card(self, image: np.ndarray, candidates: list, quads: list, probs: list, readings: list) -> None:
-        """Each lone card read, or leaning to a card as an unread one may (second_look.worth_a_look, not
-        contradicted), read whole at that outline: a read it refutes becomes an unread card; an unread
-        one it confirms is read, with the whole card's probability as its confidence."""
+    def ask_whole_card(self, image: np.ndarray, candidates: list, unsure: list, readings: list) -> None:
+        """Each lone card read, or still unread but leaning to a card (unsure: the second look's
+        (candidate, quad, card)), read whole at that outline: a read it refutes becomes an unread card;
+        an unread one it confirms is read, with the whole card's probability as its confidence."""
         if self.whole_card is None:
             return
+        leaning = {n: (quad, card) for n, quad, card in unsure}
         asked = []
         for n, (candidate, rec) in enumerate(zip(candidates, readings)):
             if rec is None or getattr(candidate, "covered", True):
                 continue  # a card covered in a row does not show its whole face
             if rec.card is not None:
                 asked.append((n, rec.quad, rec.card))
-                continue
-            look = second_look.worth_a_look(self.classifier, probs[n])
-            if look is not None and not self.contradicted(look[1], probs[n]):
-                asked.append((n, quads[n][look[0]], look[1]))
+            elif n in leaning:
+                asked.append((n, *leaning[n]))
         if not asked:
             return
         opinions = self.whole_card.probabilities(image, [quad for _, quad, _ in asked])
