@@ -19,6 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from models.training.augment import to_input
 from models.training.net import CardNet
 from models.training.train import channels_last, log
 from vision.whole_card import GROUPS, HEIGHT, SUITS, WIDTH
@@ -45,17 +46,12 @@ def augmented(x: torch.Tensor) -> torch.Tensor:
     return x.clamp_(0.0, 1.0)
 
 
-def as_input(crops: np.ndarray) -> torch.Tensor:
-    """uint8 N x H x W x 3 (BGR) -> float N x 3 x H x W in 0..1, laid out channels-last."""
-    return channels_last(torch.from_numpy(crops).permute(0, 3, 1, 2).float().div_(255.0))
-
-
 def probabilities(net: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> np.ndarray:
     net.eval()
     out = [np.zeros((0, CLASSES), np.float32)]
     with torch.no_grad():
         for i in range(0, len(crops), batch):
-            out.append(torch.softmax(net(as_input(crops[i:i + batch])), dim=1).numpy())
+            out.append(torch.softmax(net(channels_last(to_input(torch.from_numpy(crops[i:i + batch])))), dim=1).numpy())
     net.train()
     return np.concatenate(out)
 
@@ -88,7 +84,7 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
             for group in optimiser.param_groups:
                 group["lr"] = MAX_LR * 0.5 * (1 + math.cos(math.pi * done))
             idx = order[i:i + BATCH]
-            x = augmented(xs[idx].permute(0, 3, 1, 2).float().div_(255.0))
+            x = augmented(to_input(xs[idx]))
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=half):
                 logits = net(channels_last(x))
             loss = F.cross_entropy(logits.float(), ys[idx])
