@@ -60,7 +60,7 @@ def test_neighbouring_corners_of_a_row_stay_apart():
 
 def test_views_keep_visible_index_corners_only():
     rng = np.random.default_rng(5)
-    scene = make_scene(rng, "row", "standard")
+    scene = make_scene(rng, "row", "dondorf")
     image, corners = scene_view(scene, np.random.default_rng(1), zoom=1.0)
     h, w = scene.image.shape[:2]
     iw, ih = input_size(w, h)
@@ -75,7 +75,7 @@ def test_views_keep_visible_index_corners_only():
         assert np.allclose((quad[3] - quad[0]) * scale, found[4:], atol=1e-3)
     zoomed = scene_view(scene, np.random.default_rng(1), zoom=1.6)[1]
     assert len(zoomed) < len(shown)  # part of the scene is out of view
-    backs = make_scene(np.random.default_rng(6), "backs", "standard")
+    backs = make_scene(np.random.default_rng(6), "backs", "dondorf")
     assert len(scene_view(backs, np.random.default_rng(1))[1]) == 0
 
 
