@@ -284,7 +284,9 @@ def _list_of(item_conv, min_len=0, max_len=None):
 
 
 def _colour(v):
-    return isinstance(v, str), parse_colour(v)
+    if not isinstance(v, str):
+        return False, None
+    return True, parse_colour(v)
 
 
 def _gpio(v):

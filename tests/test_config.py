@@ -101,6 +101,7 @@ def test_three_players_get_three_muggins_buttons_and_colours_by_default(tmp_path
     ("[zones]\ncentre = [[1, 2], [3, 4]]\n", ["[zones] centre", "at least 3"]),
     ("[board]\nholes = 100\n", ["[board] holes", "60 or 120"]),
     ("[board]\ncolours = [\"red\", \"#00ff00\"]\n", ["[board] colours", "#ff3000"]),
+    ("[board]\ncolours = [123, \"#00ff00\"]\n", ["[board] colours", "#ff3000", "123"]),
     ("[[board.strips]]\norder = \"XYZ\"\n", ["board.strips[0]", "order", "GRB"]),
     ("[game]\nmuggins = true\n[game]\n", ["not valid TOML", "line 3"]),
     ("state_dir = 5\n", ["state_dir", "folder"]),
