@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from cribbage.game import Game
 from cribbage.variants import VARIANTS, Options
 from device.errors import ConfigError
+from vision.source_spec import SOURCE_FORMS, parse_source_spec
 
 MODES = ("referee", "auto")
 SCORING_LINES = ("lurch", "skunk")
@@ -160,7 +161,7 @@ class VoiceConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    """Where frames come from: 'picamera', 'usb:N' or 'replay:PATH', at what size and rate."""
+    """Where frames come from (a source as vision.source_spec reads it), at what size and rate."""
 
     source: str = "picamera"
     resolution: tuple[int, int] = (1280, 720)
@@ -446,19 +447,14 @@ def _read_voice(t: _Table, base: Path) -> VoiceConfig:
 def _camera_source(v):
     if not isinstance(v, str):
         return False, None
-    if v == "picamera":
-        return True, v
-    if v.startswith("usb:"):
-        return v[4:].isdigit(), v
-    if v.startswith("replay:"):
-        return len(v) > len("replay:"), v
-    return False, None
+    parse_source_spec(v)  # SourceConfigError (a ValueError) for a source the sources would refuse
+    return True, v
 
 
 def _read_camera(t: _Table) -> CameraConfig:
     d = CameraConfig()
     camera = CameraConfig(
-        source=t.take("source", d.source, _camera_source, "'picamera', 'usb:N' or 'replay:PATH'"),
+        source=t.take("source", d.source, _camera_source, SOURCE_FORMS),
         resolution=t.take("resolution", d.resolution, _list_of(_integer(64, 8192), 2, 2),
                           "[width, height] in pixels, each 64-8192"),
         fps=t.take("fps", d.fps, _number(0, 120, lo_open=True), "frames per second above 0, up to 120"),

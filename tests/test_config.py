@@ -148,3 +148,23 @@ def test_config_is_frozen():
     with pytest.raises(AttributeError):
         c.game.variant = "five-card"
     assert c.replace(state_dir=Path("/tmp/x")).state_dir == Path("/tmp/x")
+
+
+@pytest.mark.parametrize("source", ["picamera", "picamera:1", "usb:0", "usb:/dev/video0", "replay:table.mp4",
+                                    "webcam", "usb:x", "replay:", "telescope:1"])
+def test_the_config_takes_the_camera_sources_the_sources_open(tmp_path, source):
+    from vision.source_spec import SourceConfigError, parse_source_spec
+
+    path = write(tmp_path, f'[camera]\nsource = "{source}"\n')
+    try:
+        parse_source_spec(source)
+    except SourceConfigError:
+        with pytest.raises(ConfigError, match=r"\[camera\] source"):
+            load_config(path)
+    else:
+        assert load_config(path).camera.source == source
+
+
+def test_a_usb_camera_by_device_path(tmp_path):
+    c = load_config(write(tmp_path, '[camera]\nsource = "usb:/dev/video0"\n'))
+    assert c.camera.source == "usb:/dev/video0"

@@ -62,7 +62,7 @@ def _interactive(config, image, zones, players):
 
     from device.calibration import (draw_zones, move_corner, move_zone, nearest_corner, save_zones,
                                     zones_toml)
-    from vision.sources import open_source
+    from vision.sources import open_source, parse_source_spec
     from vision.zones import default_zones
 
     height, width = image.shape[:2]
@@ -91,7 +91,7 @@ def _interactive(config, image, zones, players):
 
     name = "muggins calibrate"
     live = None
-    if not config.camera.source.startswith("replay:"):
+    if parse_source_spec(config.camera.source)["kind"] != "replay":
         live = open_source(config.camera.source, size=tuple(config.camera.resolution), fps=config.camera.fps)
     cv2.namedWindow(name, cv2.WINDOW_NORMAL)
     cv2.setMouseCallback(name, on_mouse)

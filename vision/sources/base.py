@@ -26,10 +26,6 @@ class SourceExhausted(VisionError, EOFError):
     """A replay (file, folder, video, list) has no more frames. Not a fault: the stream simply ended."""
 
 
-class SourceConfigError(VisionError, ValueError):
-    """A frame-source setting in the config is wrong; the message names the setting and what is allowed."""
-
-
 def mean_brightness(image: np.ndarray) -> float:
     """Mean luma (0..255) of a BGR or grey image, from a sparse grid of pixels: cheap on a Pi."""
     step = max(1, min(image.shape[0], image.shape[1]) // 120)
