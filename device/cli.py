@@ -1,6 +1,7 @@
 """The `muggins` command line: one subcommand per module in device/commands/, imported only when run.
 
-Each command module provides `HELP` (one line), `add_arguments(parser)` and `run(args) -> int`.
+Each command module provides `add_arguments(parser)` and `run(args) -> int`; its one-line help lives
+in COMMANDS below, so `muggins --help` lists every command without importing any of them.
 User errors (bad cards, bad config, a missing camera...) print one clear line and exit with status 2;
 they never show a traceback.
 """

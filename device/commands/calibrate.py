@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-HELP = "set up the camera view and the table zones"
 KEYS = "drag corners or zones with the mouse | s: save  r: reset  q: quit"
 
 

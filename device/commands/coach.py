@@ -13,8 +13,6 @@ import json
 
 from cribbage.coach import lay_aways
 
-HELP = "every lay-away of a dealt hand with its expected points"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cards", nargs="+", metavar="CARD", help="the dealt cards (5, 6 or 7)")

@@ -11,8 +11,6 @@ import json
 
 from cribbage.play import score_play
 
-HELP = "the points the last card earns in one play series"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cards", nargs="+", metavar="CARD", help="the cards of the series, oldest first")

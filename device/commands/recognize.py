@@ -14,8 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-HELP = "read the cards in photographs of the table"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG, ...)")

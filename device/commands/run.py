@@ -6,8 +6,6 @@ import argparse
 import os
 from pathlib import Path
 
-HELP = "run the device"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None,

@@ -17,8 +17,6 @@ from cribbage.errors import CribbageError
 from cribbage.show import score_show, show_total
 from device.errors import UsageError
 
-HELP = "count one hand (or a batch) with its breakdown"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("cards", nargs="*", metavar="CARD",

@@ -11,8 +11,6 @@ import json
 
 from cribbage.stats import distribution_summary, hand_distribution
 
-HELP = "score distributions over every hand and starter"
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exhaustive", action="store_true",

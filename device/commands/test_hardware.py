@@ -19,7 +19,6 @@ from device.leds.output import open_output
 from device.leds.picture import save_png
 from device.panel import Panel, PanelEvent
 
-HELP = "walk the LEDs and report each button"
 WALK_LEVEL = 0.6  # of the side's colour: bright enough to see, well inside any budget for one LED
 
 
