@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from device.board import Board
-from device.controller import CRIB, Controller, seat_zone
+from device.controller import Controller
 from device.eyes import Eyes
 from device.journal import JOURNAL_NAME, Journal
 from device.presenter import Presenter
+from vision.zone_names import CENTRE, CRIB, seat
 
 
 @dataclass
@@ -56,7 +57,7 @@ class Device:
         self.resumed = len(self.journal) > 0
         self.board = Board.from_config(config)
         self._open_parts()
-        names = [seat_zone(i) for i in range(len(self.rules.players))] + ["centre"]
+        names = [seat(i) for i in range(len(self.rules.players))] + [CENTRE]
         if config.zones and CRIB in config.zones:
             names.append(CRIB)
         side = config.game.side_of

@@ -14,7 +14,8 @@ from typing import Mapping
 import cv2
 import numpy as np
 
-from vision.zones import Zones, seat_number
+from vision.zone_names import CENTRE, seat_number
+from vision.zones import Zones
 
 COLOURS = [(0, 140, 255), (255, 120, 0), (60, 200, 60), (200, 60, 200)]
 CENTRE_COLOUR = (0, 220, 220)
@@ -30,7 +31,7 @@ def zone_colour(name: str) -> tuple[int, int, int]:
     n = seat_number(name)
     if n is not None:
         return COLOURS[n % len(COLOURS)]
-    return CENTRE_COLOUR if name == "centre" else CRIB_COLOUR
+    return CENTRE_COLOUR if name == CENTRE else CRIB_COLOUR
 
 
 def label(name: str, players) -> str:

@@ -24,18 +24,7 @@ from device import play_phase, show_phase, trouble
 from device.device_events import record_from_dict
 from device.journal import Journal
 from device.config import GameConfig
-
-CENTRE, CRIB = "centre", "crib"
-
-
-def seat_zone(seat: int) -> str:
-    return f"seat:{seat}"
-
-
-def zone_seat(zone: str) -> int | None:
-    if zone.startswith("seat:") and zone[5:].isdigit():
-        return int(zone[5:])
-    return None
+from vision.zone_names import CENTRE, CRIB, seat, seat_number
 
 
 class EmptyTable:
@@ -55,7 +44,7 @@ class Controller:
         self.rules = rules
         self.journal = journal
         self.presenter = presenter
-        self.zones = tuple(zones) or tuple(seat_zone(i) for i in range(len(rules.players))) + (CENTRE,)
+        self.zones = tuple(zones) or tuple(seat(i) for i in range(len(rules.players))) + (CENTRE,)
         self.has_crib_zone = CRIB in self.zones
         self.table = EmptyTable()
         self.last_notice: str | None = None
@@ -100,11 +89,11 @@ class Controller:
         return self.game.players
 
     def player_at(self, zone: str) -> str | None:
-        seat = zone_seat(zone)
-        return self.players[seat] if seat is not None and seat < len(self.players) else None
+        number = seat_number(zone)
+        return self.players[number] if number is not None and number < len(self.players) else None
 
     def zone_of_player(self, player: str) -> str:
-        return seat_zone(self.players.index(player))
+        return seat(self.players.index(player))
 
     def crib_zone(self) -> str:
         return CRIB if self.has_crib_zone else self.zone_of_player(self.game.dealer)

@@ -14,6 +14,7 @@ from cribbage.errors import DuplicateCardError, IllegalActionError, IllegalPlayE
 from cribbage.play import MAX_COUNT
 from device import device_events as dev
 from device import trouble
+from vision.zone_names import CENTRE
 
 # The rules engine words a wrong lead "it is North's lead" (or "... lead after the go").
 _LEAD = re.compile(r"it is (.+)'s lead")
@@ -67,7 +68,7 @@ def card_appeared(ctl, zone: str, card) -> None:
         if player is not None:
             ctl.act(game.cut_for_deal, player, card)
     elif phase == "starter":
-        if zone == "centre":
+        if zone == CENTRE:
             ctl.act(game.turn_starter, card)
         elif player is not None:
             ctl.notice(dev.Notice("not-now", f"Turn the starter first, {player}: the play starts after it.",

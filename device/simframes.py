@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.simtable import CENTRE, TableStep
+from device.simtable import TableStep
 from vision.render.backgrounds import make_background
 from vision.render.camera import tilted_view
 from vision.render.decks import HELD_OUT_DECKS  # noqa: F401 (the choices for --deck)
 from vision.render.table import Placement, compose
+from vision.zone_names import CENTRE, seat
 from vision.zones import Zones, default_zones
 
 SIZE = (1280, 720)
@@ -72,7 +73,7 @@ class TablePainter:
                     centre = ((x0 + x1) / 2 + i * 0.8 * self.card_h, (y0 + y1) / 2)
                     out.append(Placement(card, centre, float(rng.normal(0, 6)), self.card_h))
             else:
-                out.extend(self._row(zone, cards, rng, far=zone != "seat:0"))
+                out.extend(self._row(zone, cards, rng, far=zone != seat(0)))
         return out
 
     # ---- drawing -----------------------------------------------------------------------------

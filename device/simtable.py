@@ -24,12 +24,7 @@ from cribbage.cards import Card
 from cribbage.errors import CribbageError
 from cribbage.play import MAX_COUNT
 from device.panel import PanelEvent
-
-CENTRE = "centre"
-
-
-def seat(i: int) -> str:
-    return f"seat:{i}"
+from vision.zone_names import CENTRE, seat
 
 
 @dataclass(frozen=True)

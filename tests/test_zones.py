@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from vision.errors import VisionError
-from vision.zones import CENTRE, CRIB, ZoneError, Zones, default_zones, seat, seat_number, zones_for_game
+from vision.zone_names import CENTRE, CRIB, seat, seat_number, zone_order
+from vision.zones import ZoneError, Zones, default_zones, zones_for_game
 
 SQUARE = [[0, 0], [10, 0], [10, 10], [0, 10]]
 
@@ -165,3 +166,7 @@ def test_configured_zones_must_match_the_players_and_the_frame():
     far_away = {**simple_config(), "centre": shifted(SQUARE, dx=2000)}
     with pytest.raises(ZoneError, match="'centre' lies outside the 640x480 frame"):
         zones_for_game(far_away, 640, 480, 2)
+
+
+def test_zones_sort_seats_by_number_then_the_rest_by_name():
+    assert sorted(["crib", "seat:10", "centre", "seat:2"], key=zone_order) == ["seat:2", "seat:10", "centre", "crib"]

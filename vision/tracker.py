@@ -18,6 +18,7 @@ import numpy as np
 from cribbage.cards import Card
 from vision.errors import VisionError
 from vision.types import Recognition
+from vision.zone_names import zone_order
 from vision.zones import Zones
 
 APPEARED, LEFT, UNREADABLE, DUPLICATE = "appeared", "left", "unreadable", "duplicate"
@@ -263,7 +264,7 @@ class TableTracker:
             track = self._dups[card]
             track.push(card in twice, cfg.appear_n)
             if card in twice:
-                self._dup_zones[card] = tuple(sorted(twice[card], key=_zone_order)[:2])
+                self._dup_zones[card] = tuple(sorted(twice[card], key=zone_order)[:2])
             if card not in self._dup_reported and track.count >= cfg.appear_k:
                 self._dup_reported.add(card)
                 first, second = self._dup_zones[card]
@@ -292,10 +293,6 @@ class TableTracker:
                           MappingProxyType(unreadable))
 
 
-def _zone_order(zone: str) -> tuple:
-    return (0, int(zone[5:])) if zone.startswith("seat:") else (1, zone)
-
-
 def _order(key: tuple[str, Hashable]) -> tuple:
     zone, what = key
-    return (_zone_order(zone), what.index if isinstance(what, Card) else what)
+    return (zone_order(zone), what.index if isinstance(what, Card) else what)

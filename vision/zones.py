@@ -6,7 +6,6 @@ The tracker asks `zone_of(point)` for each card's centre; the config stores the 
 
 from __future__ import annotations
 
-import re
 from types import MappingProxyType
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Mapping
@@ -15,25 +14,11 @@ import cv2
 import numpy as np
 
 from vision.errors import VisionError
-
-CENTRE, CRIB = "centre", "crib"
-_SEAT = re.compile(r"seat:(\d+)\Z")
-_NAMES_HELP = "zone names are 'seat:0', 'seat:1', ... (one per player), 'centre' and optionally 'crib'"
+from vision.zone_names import CENTRE, CRIB, NAMES_HELP, seat, seat_number
 
 
 class ZoneError(VisionError, ValueError):
     """A zone in the config is wrong; the message names the zone and the fault."""
-
-
-def seat(player: int) -> str:
-    """The zone name of a player's seat: seat(1) == 'seat:1'."""
-    return f"seat:{player}"
-
-
-def seat_number(name: str) -> int | None:
-    """1 for 'seat:1'; None for 'centre', 'crib'."""
-    match = _SEAT.match(name)
-    return int(match.group(1)) if match else None
 
 
 def _segments_cross(p1, p2, q1, q2) -> bool:
@@ -101,11 +86,11 @@ class Zones:
             if name in polygons:
                 raise ZoneError(f"zone {name!r} is given twice")
             if name not in (CENTRE, CRIB) and seat_number(name) is None:
-                raise ZoneError(f"unknown zone {name!r}: {_NAMES_HELP}")
+                raise ZoneError(f"unknown zone {name!r}: {NAMES_HELP}")
             polygons[name] = _polygon(name, points)
         seats = sorted(n for n in map(seat_number, polygons) if n is not None)
         if not seats:
-            raise ZoneError(f"no seat zones: {_NAMES_HELP}")
+            raise ZoneError(f"no seat zones: {NAMES_HELP}")
         if seats != list(range(len(seats))):
             raise ZoneError(f"seats must be numbered 0 to {len(seats) - 1} without gaps, got "
                             + ", ".join(map(str, seats)))
