@@ -10,8 +10,9 @@ whose every corner looks like "not a card" are dropped. A lone card (not covered
 at its index is then read whole as well (vision.whole_card): a second opinion from its pips that may
 refuse the index's read or confirm an almost-read number card. Two outlines covering the same place are one
 card, unless both are read, as different cards, at index corners apart (two cards of a row, laid a
-little apart, overlap that much); the same card at two places is reported twice (two decks, or a
-misread: the controller decides).
+little apart, overlap that much); the reports left of one physical card are then joined into one
+(vision.one_card); the same card at two places is reported twice (two decks, or a misread: the
+controller decides).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import numpy as np
 from vision import second_look
 from vision.classifier import CardClassifier
 from vision.crops import INDEX_REGION, region_quad
+from vision.one_card import one_report_per_card
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 
@@ -83,10 +85,12 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def default_finder():
-    """The card finder's outlines, and the index-corner detector's corners it missed."""
+    """The card finder's outlines, and the index-corner detector's corners it missed; looked for again
+    in the frame shrunk where the cards may be larger than those look for (vision.zoom_out)."""
     from vision.corners import CornerFinder
+    from vision.zoom_out import ZoomingOutFinder
 
-    return CornerFinder()
+    return ZoomingOutFinder(CornerFinder())
 
 
 def default_cropper():
@@ -149,7 +153,8 @@ class Recognizer:
             if n_ends >= 2:
                 whole.append(rec)
             found.append((rec, by_corner))
-        return drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
+        return one_report_per_card(
+            drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))]))
 
     def read(self, image: np.ndarray, quads: list, probs: list, which: list[int]) -> None:
         """Classify the crops of the candidates numbered `which`, at each of their orderings (quads),
