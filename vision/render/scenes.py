@@ -23,13 +23,15 @@ CARD_ASPECT = 0.7  # width / height; used to lay out scenes, the true shape come
 
 
 def make_scene(rng: np.random.Generator, kind: str, deck: str, size: tuple[int, int] = (1280, 720), *,
-               texture: str | None = None, realism: float = 1.0, tilt: float = 0.06) -> Scene:
-    """A random scene of `kind` with cards of `deck` on a `texture` table (random when None)."""
+               texture: str | None = None, realism: float = 1.0, tilt: float = 0.06,
+               card_share: tuple[float, float] = CARD_HEIGHT_SHARE) -> Scene:
+    """A random scene of `kind` with cards of `deck` on a `texture` table (random when None), each card's
+    long side a share of the frame height drawn from `card_share`."""
     if kind not in SCENE_KINDS:
         raise VisionError(f"unknown scene kind {kind!r}: choose one of {', '.join(SCENE_KINDS)}")
     texture = texture or str(rng.choice(TEXTURES))
     w, h = size
-    card_h = rng.uniform(*CARD_HEIGHT_SHARE) * h
+    card_h = rng.uniform(*card_share) * h
     placements = {"separate": _separate, "row": _rows, "backs": _backs, "empty": lambda *a: [],
                   "distractors": _distractors}[kind](rng, size, card_h)
     background = make_background(rng, texture, size)
@@ -44,15 +46,17 @@ def _deal(rng: np.random.Generator, n: int) -> list:
 
 def _spots(rng: np.random.Generator, size: tuple[int, int], card_h: float, n: int,
            radius: float | None = None) -> list[tuple[float, float]]:
-    """Up to n centres at least two card radii apart, each card wholly inside the frame."""
+    """Up to n centres at least two card radii apart, each card wholly inside the frame where it fits
+    whatever its angle (a card over about 0.7 of the frame height may not: a corner may leave the frame)."""
     w, h = size
     r = radius or 0.62 * card_h  # half the card's diagonal: no overlap whatever the angles
     m = 0.04 * w                 # the camera's tilt moves things outwards by up to this much
+    low = np.minimum([r + m, r + m], [w / 2, h / 2])
     spots: list[tuple[float, float]] = []
     for _ in range(400):
         if len(spots) == n:
             break
-        p = rng.uniform([r + m, r + m], [w - r - m, h - r - m])
+        p = rng.uniform(low, [w - low[0], h - low[1]])
         if all(np.hypot(p[0] - q[0], p[1] - q[1]) > 2 * r + 6 for q in spots):
             spots.append((float(p[0]), float(p[1])))
     return spots

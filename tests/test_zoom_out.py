@@ -1,0 +1,71 @@
+"""Large cards (a camera close to the table, a phone photo of one card): found in the shrunk frame,
+read once, with their whole outline."""
+
+import numpy as np
+import pytest
+
+from bench.bench_vision import score_reads
+from vision.finder import Candidate
+from vision.recognizer import Recognizer
+from vision.render.scenes import make_scene
+from vision.zoom_out import ZoomingOutFinder, on_canvas
+
+
+def test_the_canvas_holds_the_shrunk_frame_on_the_tables_colour():
+    frame = np.full((100, 200, 3), (10, 20, 30), np.uint8)
+    frame[40:60, 90:110] = 255
+    canvas, offset, scale = on_canvas(frame, 0.5)
+    assert canvas.shape == frame.shape and tuple(offset) == (50, 25) and scale == 0.5
+    assert tuple(canvas[0, 0]) == (10, 20, 30) and tuple(canvas[50, 100]) == (255, 255, 255)
+    photo = np.zeros((3024, 4032, 3), np.uint8)
+    canvas, offset, scale = on_canvas(photo, 0.5)
+    assert canvas.shape == (960, 1280, 3) and scale == 0.5 * 1280 / 4032
+
+
+class ScriptedFinder:
+    """Answers the frame with `first` and the canvas with one card-sized outline at its middle."""
+
+    def __init__(self, first):
+        self.first, self.calls = first, 0
+
+    def __call__(self, image):
+        self.calls += 1
+        if self.calls == 1:
+            return self.first
+        h, w = image.shape[:2]
+        quad = np.float32([[w / 2 - 20, h / 2 - 30], [w / 2 + 20, h / 2 - 30], [w / 2 + 20, h / 2 + 30], [w / 2 - 20, h / 2 + 30]])
+        return [Candidate((quad,))]
+
+
+def test_outlines_found_on_the_canvas_come_back_in_the_frames_pixels():
+    image = np.zeros((400, 600, 3), np.uint8)
+    found = ZoomingOutFinder(ScriptedFinder([]), shrink=0.5)(image)
+    assert len(found) == 1
+    assert np.allclose(found[0].quad, [[260, 140], [340, 140], [340, 260], [260, 260]])
+
+
+def test_a_frame_with_a_card_of_the_usual_size_is_looked_at_once():
+    usual = Candidate((np.float32([[10, 10], [60, 10], [60, 82], [10, 82]]),))
+    finder = ScriptedFinder([usual])
+    assert ZoomingOutFinder(finder)(np.zeros((400, 600, 3), np.uint8)) == [usual]
+    assert finder.calls == 1
+
+
+@pytest.fixture(scope="module")
+def recognizer():
+    return Recognizer()
+
+
+@pytest.mark.parametrize("deck", ["tigullio-international", "penguins"])
+def test_cards_two_thirds_of_the_frame_high_are_read_once(recognizer, deck):
+    rng = np.random.default_rng(11)
+    right = reports = cards = 0
+    for _ in range(4):
+        scene = make_scene(rng, "separate", deck, size=(1024, 768), card_share=(0.6, 0.75))
+        found = recognizer.recognize(scene.image)
+        verdicts, extra = score_reads(scene, found)
+        assert [v for v in verdicts if v[1] == "wrong"] == [] and extra == []
+        right += sum(v == "right" for _, v, _ in verdicts)
+        cards += len(verdicts)
+        reports += len(found)
+    assert right >= cards - 1 and reports <= cards
