@@ -3,7 +3,9 @@
 Scenes are rendered (seeded) from the three decks the model never saw in training. A card counts as
 read right, read wrong, or unreadable (reported with card null, or not reported at all), each report
 judged by the card whose face lies under its index crop; cards reported where there is no face-up
-card (empty tables, backs, props) are counted apart. Set
+card (empty tables, backs, props) or reported a second time are counted apart, and their reads as
+wrong: "wrong" is the misread cards and those reads, over the cards. Separate cards are read at four
+more bands of card size after the scenes' own. Set
 MUGGINS_BENCH_SCALE=0.2 for a quick look with fewer scenes, and MUGGINS_BENCH_MODEL=path/to/cards.onnx
 to measure a model other than the committed one (its labels.json beside it); likewise
 MUGGINS_BENCH_CORNERS=path/to/corners.onnx for the corner detector, or =none for the card finder alone;
@@ -35,6 +37,9 @@ SEED = 20260611
 # decks: over 1000 separate cards, over 500 in rows).
 SCENES = {"separate": 75, "row": 35, "backs": 30, "empty": 30, "distractors": 20}
 TIMING_FRAMES = 20
+# Card sizes beside the scenes' own (0.17-0.30 of the frame height): far off, and near or close up.
+SCALE_BANDS = ((0.10, 0.16), (0.30, 0.40), (0.40, 0.60), (0.60, 0.80))
+BAND_SCENES = 15
 
 
 VALIDATION_SCALE = 0.3      # ten validation decks: 0.3 of the scenes per deck keeps the pass short
@@ -79,7 +84,7 @@ def score_reads(scene, recognitions) -> tuple[list[tuple], list]:
     prints an index in all four corners (dondorf) is read right at corners the ground truth calls blank.)
     Returns ([(truth card, verdict)] for each face-up card whose index shows, with verdict one of
     "right", "wrong", "unreadable", "missed"; [(recognition, card under it or None)] reported where no
-    such card is).
+    such card is, or reporting again a card already reported: one card read twice is a wrong report).
     """
     from vision.crops import INDEX_REGION, region_quad
 
@@ -99,6 +104,7 @@ def score_reads(scene, recognitions) -> tuple[list[tuple], list]:
         if truth.card is None or not truth.index_visible:
             continue
         cards = [rec.card for rec in reads_on[j]]
+        extra += [(rec, truth.card) for rec in [rec for rec in reads_on[j] if rec.card == truth.card][1:]]
         if any(card is not None and card != truth.card for card in cards):
             verdicts.append((truth.card, "wrong", next(c for c in cards if c is not None and c != truth.card)))
         elif truth.card in cards:
@@ -108,18 +114,21 @@ def score_reads(scene, recognitions) -> tuple[list[tuple], list]:
     return verdicts, extra
 
 
-def evaluate(recognizer, decks, counts, log=print) -> dict:
-    """Tallies per (deck, kind): right, wrong, unreadable, missed, phantom (reported on no card)."""
-    from vision.render.scenes import make_scene
+def evaluate(recognizer, decks, counts, log=print, card_share: tuple[float, float] | None = None) -> dict:
+    """Tallies per (deck, kind): right, wrong, unreadable, missed, phantom (reported on no card).
+    card_share: the cards' long side as a share of the frame height (None: the scenes' own range)."""
+    from vision.render.scenes import CARD_HEIGHT_SHARE, make_scene
 
+    share = card_share or CARD_HEIGHT_SHARE
+    seed = [SEED] if card_share is None else [SEED, round(1000 * card_share[0]), round(1000 * card_share[1])]
     tallies: dict = defaultdict(Counter)
     confused: Counter = Counter()
     wrong_examples = []
     for d_i, deck in enumerate(decks):
         for k_i, (kind, n) in enumerate(counts.items()):
-            rng = np.random.default_rng([SEED, d_i, k_i])
+            rng = np.random.default_rng([*seed, d_i, k_i])
             for _ in range(n):
-                scene = make_scene(rng, kind, deck)
+                scene = make_scene(rng, kind, deck, card_share=share)
                 verdicts, extra = score_reads(scene, recognizer.recognize(scene.image))
                 t = tallies[(deck, kind)]
                 t["scenes"] += 1
@@ -136,6 +145,14 @@ def evaluate(recognizer, decks, counts, log=print) -> dict:
                         wrong_examples.append((deck, kind, f"{under or 'no face-up card'}", str(rec.card)))
         log(f"  {deck}: done")
     return {"tallies": tallies, "confused": confused, "wrong_examples": wrong_examples}
+
+
+def print_mistakes(result: dict, examples: int = 10) -> None:
+    confused = result["confused"].most_common(10)
+    if examples >= 10 or confused:
+        print("most confused (truth -> read): " + (", ".join(f"{a}->{b} x{n}" for (a, b), n in confused) or "none"))
+    for example in result["wrong_examples"][:examples]:
+        print(f"  wrong: deck {example[0]}, {example[1]}: {example[2]} read as {example[3]}")
 
 
 def pct(a: int, b: int) -> str:
@@ -158,7 +175,7 @@ def print_tallies(tallies: dict, decks, kinds, label: str = "held-out") -> None:
 def _row(deck: str, kind: str, t: Counter) -> None:
     unread = t["unreadable"] + t["missed"]
     print(f"{deck:24s} {kind:12s} {t['cards']:6d} {pct(t['right'], t['cards']):>9s} "
-          f"{pct(t['wrong'], t['cards']):>9s} {pct(unread, t['cards']):>10s} {t['missed']:9d} "
+          f"{pct(t['wrong'] + t['phantom_read'], t['cards']):>9s} {pct(unread, t['cards']):>10s} {t['missed']:9d} "
           f"{t['phantom']:10d} ({t['phantom_read']} read) in {t['scenes']} scenes")
 
 
@@ -217,6 +234,7 @@ def bench_finder():
     """The recognizer's finder, with the corner detector MUGGINS_BENCH_CORNERS names (none: without)."""
     from vision.corners import CornerDetector, CornerFinder
     from vision.finder import find_cards
+    from vision.zoom_out import ZoomingOutFinder
 
     choice = os.environ.get("MUGGINS_BENCH_CORNERS")
     if choice == "none":
@@ -224,8 +242,9 @@ def bench_finder():
         return find_cards
     detector = CornerDetector(choice or None)
     print(f"finder: vision.finder and the corner detector {detector.model_path} "
-          f"({detector.model_path.stat().st_size / 1e6:.2f} MB, threshold {detector.threshold:g})")
-    return CornerFinder(detector)
+          f"({detector.model_path.stat().st_size / 1e6:.2f} MB, threshold {detector.threshold:g}), "
+          "looking again in the shrunk frame for large cards")
+    return ZoomingOutFinder(CornerFinder(detector))
 
 
 def bench_whole_card():
@@ -258,10 +277,17 @@ def main() -> None:
     result = evaluate(recognizer, decks, counts)
     print(f"(accuracy pass {time.time() - started:.0f} s)\n")
     print_tallies(result["tallies"], decks, list(counts), label)
-    confused = result["confused"].most_common(10)
-    print("most confused (truth -> read): " + (", ".join(f"{a}->{b} x{n}" for (a, b), n in confused) or "none"))
-    for example in result["wrong_examples"][:10]:
-        print(f"  wrong: deck {example[0]}, {example[1]}: {example[2]} read as {example[3]}")
+    print_mistakes(result)
+    print("\nseparate cards by size (long side as a share of the frame height), "
+          f"{BAND_SCENES} scenes per deck and band:")
+    for band in SCALE_BANDS:
+        result = evaluate(recognizer, decks, {"separate": max(3, round(BAND_SCENES * share))}, log=lambda *a: None,
+                          card_share=band)
+        total = Counter()
+        for deck in decks:
+            total.update(result["tallies"][(deck, "separate")])
+        _row(f"{100 * band[0]:.0f}-{100 * band[1]:.0f} %", "separate", total)
+        print_mistakes(result, 3)
 
     pin_to_one_core()
     frames = six_card_frames(TIMING_FRAMES, decks[0])
