@@ -14,11 +14,11 @@ from cribbage.errors import DuplicateCardError, IllegalActionError, IllegalPlayE
 from cribbage.play import MAX_COUNT
 from device import device_events as dev
 from device import trouble
+from vision.zone_events import APPEARED, DUPLICATE, UNREADABLE
 from vision.zone_names import CENTRE
 
 # The rules engine words a wrong lead "it is North's lead" (or "... lead after the go").
 _LEAD = re.compile(r"it is (.+)'s lead")
-APPEARED, LEFT, UNREADABLE, DUPLICATE = "appeared", "left", "unreadable", "duplicate"
 
 
 def on_change(ctl, change) -> None:

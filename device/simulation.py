@@ -20,7 +20,7 @@ from typing import Callable
 
 from device.eyes import Eyes
 from device.simtable import PressStep, Script, TableStep
-from vision.tracker import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
+from vision.zone_events import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
 
 FPS = 10.0
 MAX_LOOKS = 5

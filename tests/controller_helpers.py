@@ -9,7 +9,8 @@ from device.config import GameConfig
 from device.controller import Controller
 from device.journal import JOURNAL_NAME, Journal
 from device.panel import PanelEvent
-from vision.tracker import TableState, ZoneEvent
+from vision.tracker import TableState
+from vision.zone_events import ZoneEvent
 
 ZONES = ("seat:0", "seat:1", "centre")
 

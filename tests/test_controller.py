@@ -342,7 +342,7 @@ def test_a_misread_crib_card_re_placed_is_read_again_before_the_claim(tmp_path):
 
 def test_two_cards_read_in_the_same_frame_are_taken_in_turn_order(tmp_path):
     from cribbage.cards import Card
-    from vision.tracker import ZoneEvent
+    from vision.zone_events import ZoneEvent
 
     t = Table(tmp_path)
     t.deal_to(0)

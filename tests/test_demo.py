@@ -15,7 +15,8 @@ from device.config import GameConfig
 from device.controller import Controller
 from device.journal import JOURNAL_NAME, Journal
 from device.simtable import PressStep, TableStep, build_script
-from vision.tracker import TableState, ZoneEvent
+from vision.tracker import TableState
+from vision.zone_events import ZoneEvent
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = ROOT / "models" / "cards.onnx"

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribbage.cards import Card
-from vision.tracker import (TableState, TableTracker, TrackerConfig, TrackerConfigError, ZoneEvent)
+from vision.tracker import TableState, TableTracker, TrackerConfig, TrackerConfigError
+from vision.zone_events import ZoneEvent
 from vision.types import Recognition
 from vision.zones import Zones
 

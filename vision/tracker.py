@@ -18,10 +18,9 @@ import numpy as np
 from cribbage.cards import Card
 from vision.errors import VisionError
 from vision.types import Recognition
+from vision.zone_events import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
 from vision.zone_names import zone_order
 from vision.zones import Zones
-
-APPEARED, LEFT, UNREADABLE, DUPLICATE = "appeared", "left", "unreadable", "duplicate"
 
 
 class TrackerConfigError(VisionError, ValueError):
@@ -72,32 +71,6 @@ class TrackerConfig:
     def hold_frames(self) -> int:
         """Frames a steady table must hold to be fully reflected in the state: max(N, M)."""
         return max(self.appear_n, self.leave_after)
-
-
-@dataclass(frozen=True)
-class ZoneEvent:
-    """A change of the stable table.
-
-    kind: "appeared" (card now lies in zone), "left" (card no longer there: taken, turned
-          face down, or moved: then an "appeared" elsewhere follows at once; card None: one
-          unreadable card fewer, gone or read at last),
-          "unreadable" (one more card lies in zone that cannot be read; card is None),
-          "duplicate" (card seen in zone and other_zone at once, the same zone twice if both
-          copies lie there: two decks, or a misread).
-    """
-
-    kind: str
-    zone: str
-    card: Card | None
-    timestamp: float
-    other_zone: str | None = None
-
-    def to_dict(self) -> dict:
-        out = {"kind": self.kind, "zone": self.zone, "card": None if self.card is None else str(self.card),
-               "timestamp": self.timestamp}
-        if self.other_zone is not None:
-            out["other_zone"] = self.other_zone
-        return out
 
 
 @dataclass(frozen=True)
