@@ -76,3 +76,14 @@ def test_a_card_read_again_at_an_index_that_runs_its_outline_over_a_neighbour_is
     true = rec("2C", np.float32([[355, 41], [450, 82], [395, 219], [300, 178]]))
     askew = rec("2C", np.float32([[314, 184], [241, 155], [283, 52], [356, 81]]))
     assert one_report_per_card([true, askew]) == [true]
+
+
+def test_a_card_read_at_its_two_diagonal_indices_by_outlines_that_do_not_meet_is_one_card():
+    # Outlines sized after a card half as long: they share nothing, and lie at the card's two ends.
+    top = rec("QH", upright(100, 100, 100, 145))
+    bottom = rec("QH", upside_down(200, 245, 100, 145))
+    (one,) = one_report_per_card([top, bottom])
+    assert np.allclose(one.quad, upright(100, 100, 200, 290), atol=1e-3)
+    # The same card twice, far apart and each the other way up, is two copies (two decks).
+    far = rec("QH", upside_down(700, 900, 100, 145))
+    assert len(one_report_per_card([top, far])) == 2

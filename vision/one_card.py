@@ -8,10 +8,11 @@ three times. Cards of one deck are all one size, so:
   read again, a pip), and the card is reported once, with the larger outline; where only the smaller
   one was read, the larger outline takes its reading, turned to start at the corner it was read at;
 - an unread outline holding the reads of two different cards is no card: both cards lie there;
+- two reads of the same card at its two diagonal index corners are one card, and give its whole
+  outline between them (the detector's outlines, sized after other cards, may not even overlap);
 - two reads of the same card whose outlines overlap, or one read at an index lying on the other's
   outline, are one card read at two of its corners (a deck printing an index in every corner is read
-  at any of them, and the outline then runs the wrong way over its neighbours); read at its two
-  diagonal index corners, they give the card's whole outline between them.
+  at any of them, and the outline then runs the wrong way over its neighbours).
 The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
 """
 
@@ -27,7 +28,14 @@ INSIDE = 0.8          # share of a report's outline inside a larger one that mak
 LARGER = 1.3          # ... where the larger outline is at least this many times its area
 SAME_CARD_SHARE = 0.2  # two reads of one card overlapping by this share of the smaller are one card
 OPPOSITE = -0.8       # cosine between two reads' long axes, read at a card's two diagonal index corners
-SHAPE = (0.5, 0.95)   # short / long side of the outline joining them
+SHAPE = (0.5, 0.95)   # short / long side of the outline joining them,
+REACH = 2.2           # and its long side at most this many times theirs (the detector's outlines may be
+#                       sized after smaller cards; two copies of a card far apart are not joined)
+
+
+def long_side(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
 
 
 def area(quad: np.ndarray) -> float:
@@ -83,13 +91,16 @@ def joined(big: Recognition, small: Recognition) -> Recognition | None:
         if big.card is None and small.card is not None:
             return Recognition(small.card, small.confidence, starting_near(big.quad, small.quad[0]))
         return big
-    if big.card is not None and big.card == small.card and (
-            shared >= SAME_CARD_SHARE * small_area or index_on(small, big) or index_on(big, small)):
-        whole = across_the_card(big, small)
-        if whole is None:
-            whole = across_the_card(small, big)
-        first = big if big.confidence >= small.confidence else small
-        return first if whole is None else Recognition(first.card, first.confidence, whole)
+    if big.card is None or big.card != small.card:
+        return None
+    first = big if big.confidence >= small.confidence else small
+    whole = across_the_card(big, small)
+    if whole is None:
+        whole = across_the_card(small, big)
+    if whole is not None and long_side(whole) <= REACH * max(long_side(big.quad), long_side(small.quad)):
+        return Recognition(first.card, first.confidence, whole)
+    if shared >= SAME_CARD_SHARE * small_area or index_on(small, big) or index_on(big, small):
+        return first
     return None
 
 

@@ -16,6 +16,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from vision.one_card import long_side
+
 SHRINK = 0.45        # the frame's share of the canvas: a card 0.8 of the frame high becomes 0.36
 CANVAS_WIDTH = 1280  # pixels across the canvas at most: the index crops are cut from the frame itself
 BIG_CARD = 0.5       # a candidate this share of the frame's shorter side long may be a larger card's part
@@ -42,11 +44,6 @@ def on_canvas(image: np.ndarray, shrink: float = SHRINK, width: int = CANVAS_WID
     x0, y0 = (cw - sw) // 2, (ch - sh) // 2
     canvas[y0:y0 + sh, x0:x0 + sw] = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
     return canvas, np.float32([x0, y0]), scale
-
-
-def long_side(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
 
 
 class ZoomingOutFinder:
