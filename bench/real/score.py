@@ -1,0 +1,73 @@
+"""Score the recognizer's reads of a real photo against its label, by multisets of cards.
+
+A photo's label lists every face-up card whose index a person can read; there are no outlines to
+match against, so the reads are compared as multisets:
+- right: reported cards that match a label card (multiset intersection);
+- wrong: reported cards (not null) left over: a misread, a card read twice (one right, one wrong),
+  or a card read where the label has none;
+- unread: cards reported with card null (seen, not read);
+- missed: label cards that no report matched.
+Pure functions only, so the tests can check them; bench/bench_real.py does the reading and printing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+FIELDS = ("photos", "cards", "right", "wrong", "unread", "missed")
+
+
+@dataclass(frozen=True)
+class Score:
+    """One photo's counts; cards is the number of label cards."""
+
+    cards: int
+    right: int
+    wrong: int
+    unread: int
+    missed: int
+    wrong_reads: tuple[str, ...] = ()
+
+    def as_counter(self) -> Counter:
+        return Counter(photos=1, cards=self.cards, right=self.right, wrong=self.wrong,
+                       unread=self.unread, missed=self.missed)
+
+
+def score_photo(label: Sequence[str], reported: Iterable[str | None]) -> Score:
+    """Compare the label's cards ('5H', ...) with the reported cards (str, or None for unread)."""
+    truth = Counter(label)
+    reported = list(reported)
+    read = Counter(card for card in reported if card is not None)
+    right = truth & read
+    extra = read - right
+    return Score(cards=sum(truth.values()), right=sum(right.values()), wrong=sum(extra.values()),
+                 unread=sum(card is None for card in reported), missed=sum((truth - right).values()),
+                 wrong_reads=tuple(sorted(extra.elements())))
+
+
+def tally(rows: Iterable[tuple[dict, Score]], key) -> dict[str, Counter]:
+    """Sum the scores of (label, score) rows by key(label) (e.g. its source, band or scene)."""
+    totals: dict[str, Counter] = {}
+    for label, score in rows:
+        totals.setdefault(key(label), Counter()).update(score.as_counter())
+    return totals
+
+
+def pct(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:6.1f} %" if whole else "     -  "
+
+
+def format_table(title: str, totals: dict[str, Counter], order: Sequence[str] | None = None) -> list[str]:
+    """Lines of a table: one row per key (in `order`, else sorted), columns photos, cards, right %,
+    wrong % (of the label cards, so a misread counts against both), unread, missed."""
+    width = max([len(title)] + [len(k) for k in totals])
+    lines = [f"{title:{width}s} {'photos':>6s} {'cards':>6s} {'right':>9s} {'wrong':>9s} {'unread':>7s} {'missed':>7s}"]
+    for k in (order if order is not None else sorted(totals)):
+        if k not in totals:
+            continue
+        t = totals[k]
+        lines.append(f"{k:{width}s} {t['photos']:6d} {t['cards']:6d} {pct(t['right'], t['cards']):>9s} "
+                     f"{pct(t['wrong'], t['cards']):>9s} {t['unread']:7d} {t['missed']:7d}")
+    return lines

@@ -1,0 +1,69 @@
+"""The real-photo benchmark's scoring (bench/real/score.py): reads compared with labels as multisets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.real.score import format_table, score_photo, tally
+
+REAL = Path(__file__).resolve().parent.parent / "bench" / "real"
+
+
+def test_every_label_card_read_once_is_all_right():
+    s = score_photo(["5H", "TD", "JS"], ["JS", "5H", "TD"])
+    assert (s.cards, s.right, s.wrong, s.unread, s.missed) == (3, 3, 0, 0, 0)
+
+
+def test_a_card_read_twice_counts_one_right_and_one_wrong():
+    s = score_photo(["5H"], ["5H", "5H"])
+    assert (s.right, s.wrong, s.missed) == (1, 1, 0)
+    assert s.wrong_reads == ("5H",)
+
+
+def test_a_misread_is_wrong_and_its_card_missed():
+    s = score_photo(["5H", "6C"], ["5H", "6S"])
+    assert (s.right, s.wrong, s.missed) == (1, 1, 1)
+    assert s.wrong_reads == ("6S",)
+
+
+def test_unread_reports_are_counted_apart_and_leave_their_card_missed():
+    s = score_photo(["5H", "6C"], [None, "6C", None])
+    assert (s.right, s.wrong, s.unread, s.missed) == (1, 0, 2, 1)
+
+
+def test_cards_read_on_an_empty_table_are_wrong():
+    s = score_photo([], ["AS"])
+    assert (s.cards, s.right, s.wrong, s.missed) == (0, 0, 1, 0)
+
+
+def test_a_label_may_hold_a_card_twice_when_two_decks_are_mixed():
+    s = score_photo(["2C", "2C", "5S"], ["2C", "5S"])
+    assert (s.right, s.wrong, s.missed) == (2, 0, 1)
+
+
+def test_tally_sums_by_key_and_the_table_shows_shares_of_label_cards():
+    rows = [({"band": "16-40"}, score_photo(["5H", "6C"], ["5H", "6S"])),
+            ({"band": "16-40"}, score_photo(["AS"], ["AS"])),
+            ({"band": ">80"}, score_photo(["KD"], [None]))]
+    totals = tally(rows, lambda label: label["band"])
+    assert totals["16-40"]["photos"] == 2 and totals["16-40"]["cards"] == 3 and totals["16-40"]["right"] == 2
+    assert totals[">80"]["unread"] == 1 and totals[">80"]["missed"] == 1
+    lines = format_table("band", totals, ["10-16", "16-40", ">80"])
+    assert len(lines) == 3  # header and the two bands present, in the order given
+    assert "66.7 %" in lines[1] and "33.3 %" in lines[1]
+
+
+def test_the_committed_labels_are_well_formed_and_name_known_sources():
+    from cribbage.cards import Card
+
+    sources = {s["repo"]: s for s in json.loads((REAL / "sources.json").read_text(encoding="utf-8"))}
+    assert all(s["use"] in ("eval", "train+eval") and len(s["commit"]) == 40 for s in sources.values())
+    seen = set()
+    for line in (REAL / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+        label = json.loads(line)
+        assert label["source"] in sources
+        assert label["band"] in ("10-16", "16-40", "40-80", ">80")
+        assert label["scene"] and (label["source"], label["path"]) not in seen
+        seen.add((label["source"], label["path"]))
+        assert all(str(Card.parse(card)) == card for card in label["cards"])
