@@ -1,0 +1,129 @@
+"""Card recognition on photographs of real cards: how the recognizer fares off the render.
+
+The photos come from public repositories (bench/real/sources.json: several physical decks, tables,
+hands, distances, oblique views), labelled by hand in bench/real/labels.jsonl; `python -m
+bench.real.build` copies them into .cache/real from the fetched mirrors. Each photo is scored by
+multisets of cards (bench/real/score.py): right, wrong (misreads, doubles, cards where none is
+labelled), unread (seen, not read), missed; per source, per band (the card's long side as a share of
+the frame height), per scene and in all, with the median time a photo. Figures here are for judging
+changes, not for tuning on: sources marked "eval" in sources.json are never to be trained on.
+
+    python -m bench real                        (or make bench BENCH=real)
+    python -m bench.bench_real --list-wrong     each photo with its wrong reads
+    python -m bench.bench_real --overlay DIR    annotated copies of the photos (vision/overlay.py)
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from bench.real.build import DEFAULT_OUT, folder_name, load_labels, load_sources
+from bench.real.score import format_table, score_photo, tally
+
+BANDS = ("10-16", "16-40", "40-80", ">80")
+
+
+def present(labels: list[dict], root: Path) -> list[tuple[dict, Path]]:
+    """The labelled photos found under root (.cache/real), each with its file."""
+    found = []
+    for label in labels:
+        path = root / folder_name(label["source"]) / label["path"]
+        if path.is_file():
+            found.append((label, path))
+    return found
+
+
+def read_photos(recognizer, photos: list[tuple[dict, Path]], overlay: Path | None = None):
+    """Recognize every photo: [(label, score)], per-photo times (ms), and photos that would not load."""
+    import cv2
+
+    rows, times, unreadable = [], [], []
+    for label, path in photos:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            unreadable.append(path)
+            continue
+        start = time.perf_counter()
+        recognitions = recognizer.recognize(image)
+        times.append((time.perf_counter() - start) * 1000.0)
+        reported = [None if rec.card is None else str(rec.card) for rec in recognitions]
+        rows.append((label, score_photo(label["cards"], reported)))
+        if overlay is not None:
+            from vision.overlay import draw_recognitions
+
+            target = overlay / folder_name(label["source"]) / (label["path"] + ".png")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(target), draw_recognitions(image, recognitions))
+    return rows, times, unreadable
+
+
+def report(rows, times, sources: dict[str, dict]) -> None:
+    """Print the tables: per source (with its use), per band, per scene, in all."""
+    by_source = tally(rows, lambda label: label["source"])
+    named = {f"{repo} ({sources[repo]['use']})" if repo in sources else repo: t for repo, t in by_source.items()}
+    for line in format_table("source", named):
+        print(line)
+    print()
+    for line in format_table("band (card / frame height)", tally(rows, lambda label: label["band"]), BANDS):
+        print(line)
+    print()
+    for line in format_table("scene", tally(rows, lambda label: label["scene"])):
+        print(line)
+    print()
+    for line in format_table("all", tally(rows, lambda label: "all")):
+        print(line)
+    if times:
+        print(f"\nmedian {statistics.median(times):.1f} ms a photo (p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.1f} ms) "
+              f"over {len(times)} photos, all cores, whole recognizer, photos at their own size")
+
+
+def list_wrong(rows) -> None:
+    """Each photo with a wrong read: its path, label and wrong reads."""
+    wrong = [(label, score) for label, score in rows if score.wrong]
+    print(f"\n{len(wrong)} photos with wrong reads:")
+    for label, score in wrong:
+        print(f"  {label['source']}:{label['path']}  label {' '.join(label['cards']) or '-'}  "
+              f"wrong {' '.join(score.wrong_reads)}")
+    confused = Counter(card for _, score in wrong for card in score.wrong_reads)
+    print("most often read wrongly as: " + (", ".join(f"{c} x{n}" for c, n in confused.most_common(10)) or "none"))
+
+
+def main(argv: list[str] | None = None) -> None:
+    from bench.machine import describe
+
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_real", description=__doc__.split("\n")[0])
+    parser.add_argument("--photos", type=Path, default=DEFAULT_OUT, help="where build put the photos")
+    parser.add_argument("--list-wrong", action="store_true", help="list each photo's wrong reads")
+    parser.add_argument("--overlay", type=Path, metavar="DIR", help="write annotated photos under DIR")
+    args = parser.parse_args(argv if argv is not None else [])
+    labels = load_labels()
+    photos = present(labels, args.photos)
+    if not photos:
+        print(f"no photos under {args.photos}: run python -m bench.real.build first")
+        return
+    if __name__ == "__main__":
+        print(describe())
+    from vision.recognizer import Recognizer
+
+    sources = load_sources()
+    print(f"{len(photos)} of {len(labels)} labelled photos present under {args.photos}, "
+          f"{sum(len(label['cards']) for label, _ in photos)} cards, {len({label['source'] for label, _ in photos})} sources")
+    started = time.time()
+    rows, times, unreadable = read_photos(Recognizer(), photos, args.overlay)
+    print(f"(pass {time.time() - started:.0f} s)\n")
+    for path in unreadable:
+        print(f"could not load {path}")
+    report(rows, times, sources)
+    if args.list_wrong:
+        list_wrong(rows)
+    if args.overlay is not None:
+        print(f"annotated photos under {args.overlay}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
