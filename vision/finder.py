@@ -41,7 +41,7 @@ from vision.crops import card_to_image
 
 WORK_WIDTH = 640
 # Card long side in the frame, as a share of the frame's shorter side.
-MIN_CARD_SHARE, MAX_CARD_SHARE = 0.08, 0.6
+MIN_CARD_SHARE, MAX_CARD_SHARE = 0.08, 0.9
 CARD_ASPECT = 0.7            # short / long side of a card when nothing better is known
 ASPECT_RANGE = (0.56, 0.86)  # accepted short / long ratio of a fitted quad (decks and tilt vary)
 BRIGHTER_BY = (1.06, 1.2)     # a card is this much brighter than the local mean of the table ...

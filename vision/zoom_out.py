@@ -1,9 +1,9 @@
 """Cards too large for the finder's view: found again in the frame shrunk onto a canvas of the table.
 
-The finder and the index-corner detector look for cards of the sizes a camera over a card table sees
-(their long side up to about 0.6 of the frame's shorter side). A card held close, or a phone photo of
-one card, is larger, and neither finds it: its face is wider than the window the finder measures
-brightness in, and its index larger than any the detector learned. Shrunk onto a canvas of the frame's
+The finder and the index-corner detector look for cards of the sizes a camera over a card table sees.
+A card held close, or a phone photo of one card, may be larger than they find: its face wider than the
+window the finder measures brightness in, its index larger than any the detector learned, its outline
+cut by the frame's edge. Shrunk onto a canvas of the frame's
 shape, filled with the table's colour round it, the same card is of a size they know. Its outlines are
 mapped back to the frame's pixels, so the index crops are still cut at full resolution.
 """
