@@ -5,8 +5,8 @@ tested exhaustively. The device and vision layers import this package, never the
 """
 
 from .cards import FULL_DECK, Card, check_unique, format_cards, parse_cards
-from .errors import (CribbageError, DuplicateCardError, IllegalActionError, IllegalPlayError,
-                     InvalidCardError)
+from .errors import (CribbageError, DuplicateCardError, HandDiffersError, IllegalActionError,
+                     IllegalPlayError, InvalidCardError, NotYourLeadError, OverCountError)
 from .coach import LayAway, lay_aways
 from .play import PlayScore, score_play, series_count
 from .show import ScoreItem, ShowScore, score_show, show_total
@@ -15,8 +15,8 @@ from .game import Game
 
 __all__ = [
     "Card", "FULL_DECK", "parse_cards", "check_unique", "format_cards",
-    "CribbageError", "InvalidCardError", "DuplicateCardError", "IllegalPlayError",
-    "IllegalActionError",
+    "CribbageError", "InvalidCardError", "DuplicateCardError", "IllegalPlayError", "OverCountError",
+    "IllegalActionError", "NotYourLeadError", "HandDiffersError",
     "ScoreItem", "ShowScore", "score_show", "show_total", "PlayScore", "score_play", "series_count",
     "LayAway", "lay_aways",
     "Game", "Options", "Variant", "VARIANTS",

@@ -24,5 +24,30 @@ class IllegalPlayError(CribbageError):
     """A card that may not be played now, e.g. one that takes the count past 31."""
 
 
+class OverCountError(IllegalPlayError):
+    """A card that would take the count past 31; `count` is the count it would make."""
+
+    def __init__(self, message: str, count: int):
+        super().__init__(message)
+        self.count = count
+
+
 class IllegalActionError(CribbageError):
     """A game action that is not allowed in the current state (wrong player, wrong phase...)."""
+
+
+class NotYourLeadError(IllegalActionError):
+    """A card led by the wrong player on a fresh count; `leader` names whose lead it is."""
+
+    def __init__(self, message: str, leader: str):
+        super().__init__(message)
+        self.leader = leader
+
+
+class HandDiffersError(IllegalActionError):
+    """A hand shown that is not the cards its player played: `missing` were played but not shown,
+    `extra` shown but never played (tuples of cards)."""
+
+    def __init__(self, message: str, player: str, missing=(), extra=()):
+        super().__init__(message)
+        self.player, self.missing, self.extra = player, tuple(missing), tuple(extra)

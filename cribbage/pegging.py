@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card
-from .errors import IllegalActionError, IllegalPlayError
+from .errors import IllegalActionError, IllegalPlayError, NotYourLeadError, OverCountError
 from .play import MAX_COUNT, score_play
 
 
@@ -94,22 +94,22 @@ class PlayState:
             raise IllegalPlayError(f"{names[seat]} has played all {self.hand} cards of a hand")
         if not self.series:
             if seat != self.turn:
-                raise IllegalActionError(f"it is {names[self.turn]}'s lead")
+                raise NotYourLeadError(f"it is {names[self.turn]}'s lead", names[self.turn])
             return
         if not self.leads_new_count(seat, card):
             return
         new_count = self.count + card.value
         if self.single_series:
             if new_count > MAX_COUNT:
-                raise IllegalPlayError(f"{new_count} is over {MAX_COUNT}: five-card cribbage plays "
-                                       f"one count, so the play ends when neither can go")
+                raise OverCountError(f"{new_count} is over {MAX_COUNT}: five-card cribbage plays "
+                                     f"one count, so the play ends when neither can go", new_count)
             raise IllegalActionError(f"{names[seat]} has said go: five-card cribbage plays one count, "
                                      f"so the play ends when neither can go")
         leader = self.leader_after(self.last)
         if seat != leader:
             if new_count > MAX_COUNT and seat not in self.gone:
-                raise IllegalPlayError(f"{new_count} is over {MAX_COUNT}")
-            raise IllegalActionError(f"it is {names[leader]}'s lead after the go")
+                raise OverCountError(f"{new_count} is over {MAX_COUNT}", new_count)
+            raise NotYourLeadError(f"it is {names[leader]}'s lead after the go", names[leader])
 
     def check_go(self, seat: int, names) -> None:
         if self.ended:

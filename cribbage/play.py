@@ -15,7 +15,7 @@ from typing import Iterable, Union
 
 from .words import number_word
 from .cards import Card, parse_cards
-from .errors import IllegalPlayError
+from .errors import IllegalPlayError, OverCountError
 
 MAX_COUNT = 31
 _PAIR_KINDS = ((2, "pair", 2), (3, "pair royal", 6), (4, "double pair royal", 12))
@@ -67,8 +67,8 @@ def score_play(series: Iterable[Union[Card, str]] | str) -> PlayScore:
     for card in cards:
         count += card.value
         if count > MAX_COUNT:
-            raise IllegalPlayError(f"{count} is over {MAX_COUNT}: {card} cannot be played on "
-                                   f"{count - card.value}")
+            raise OverCountError(f"{count} is over {MAX_COUNT}: {card} cannot be played on "
+                                 f"{count - card.value}", count)
     points = 0
     reasons: list[str] = []
     if count == 15:

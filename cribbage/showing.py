@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import Card, format_cards
-from .errors import DuplicateCardError, IllegalActionError
+from .errors import DuplicateCardError, HandDiffersError
 from .show import ShowScore, score_show
 
 
@@ -95,8 +95,8 @@ def check_cards(state: ShowState, played: list[Card], all_played: bool, starter:
             parts.append(f"{format_cards(missing)} played but not shown")
         if extra:
             parts.append(f"{format_cards(extra)} shown but never played")
-        raise IllegalActionError(f"{name}'s hand differs from the cards {name} played: "
-                                 + "; ".join(parts))
+        raise HandDiffersError(f"{name}'s hand differs from the cards {name} played: " + "; ".join(parts),
+                               name, missing, extra)
 
 
 def check_crib_cards(cards: tuple[Card, ...], played_by_anyone: set[Card]) -> None:

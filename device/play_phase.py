@@ -8,17 +8,12 @@ to take back; it is tried again only when it is placed again.
 
 from __future__ import annotations
 
-import re
-
-from cribbage.errors import DuplicateCardError, IllegalActionError, IllegalPlayError
+from cribbage.errors import DuplicateCardError, IllegalActionError, IllegalPlayError, NotYourLeadError
 from cribbage.play import MAX_COUNT
 from device import device_events as dev
 from device import trouble
 from vision.zone_events import APPEARED, DUPLICATE, UNREADABLE
 from vision.zone_names import CENTRE
-
-# The rules engine words a wrong lead "it is North's lead" (or "... lead after the go").
-_LEAD = re.compile(r"it is (.+)'s lead")
 
 
 def on_change(ctl, change) -> None:
@@ -97,13 +92,11 @@ def play_card(ctl, player: str, zone: str, card) -> None:
     except DuplicateCardError as exc:
         ctl.notice(dev.Notice("duplicate", f"{_sentence(str(exc))} Take it back.", zone))
         return
+    except NotYourLeadError as exc:
+        ctl.notice(trouble.wrong_leader(player, exc.leader, card, zone))
+        return
     except IllegalActionError as exc:
-        text = str(exc)
-        lead = _LEAD.search(text)
-        if lead is not None and lead.group(1) != player:
-            ctl.notice(trouble.wrong_leader(player, lead.group(1), card, zone))
-        else:
-            ctl.notice(trouble.not_your_turn(player, card, zone, text))
+        ctl.notice(trouble.not_your_turn(player, card, zone, str(exc)))
         return
     ctl.act(game.play, player, card)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from cribbage import events as ev
 from cribbage.words import number_word
 from cribbage.cards import Card
-from cribbage.errors import CribbageError, IllegalActionError
+from cribbage.errors import CribbageError, HandDiffersError, IllegalActionError
 from cribbage.show import score_show
 from device import device_events as dev
 from device import trouble
@@ -90,11 +90,11 @@ def show(ctl, player: str, crib: bool, zone: str, cards) -> bool:
     ordered = tuple(sorted(cards))
     try:
         game.verify_show(player, ordered)
+    except HandDiffersError:
+        ctl.notice(trouble.hand_differs(player, ordered, game.played(player), zone))
+        return False
     except IllegalActionError as exc:
-        if not crib and "differs" in str(exc):
-            ctl.notice(trouble.hand_differs(player, ordered, game.played(player), zone))
-        else:
-            ctl.notice(trouble.refused(str(exc), zone))
+        ctl.notice(trouble.refused(str(exc), zone))
         return False
     except CribbageError as exc:
         ctl.notice(dev.Notice("duplicate", trouble.refused(str(exc)).text, zone))

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from cribbage import events as ev
 from cribbage.autoplay import Autoplay
 from cribbage.cards import Card
-from cribbage.errors import CribbageError
+from cribbage.errors import CribbageError, NotYourLeadError, OverCountError
 from cribbage.play import MAX_COUNT
 from device.panel import PanelEvent
 from vision.zone_names import CENTRE, seat
@@ -158,13 +158,13 @@ class _ScriptedBot(Autoplay):
                 try:
                     g.verify_play(other, wrong)
                 except CribbageError as exc:
-                    reason = str(exc)
+                    refusal = exc
                 else:
                     continue
                 zone = seat(g.players.index(other))
-                if self.plan.past_31 and g.count + wrong.value > MAX_COUNT and "over" in reason:
+                if self.plan.past_31 and g.count + wrong.value > MAX_COUNT and isinstance(refusal, OverCountError):
                     self.plan.past_31 = False
-                elif self.plan.wrong_leader and not g.series and "lead" in reason:
+                elif self.plan.wrong_leader and not g.series and isinstance(refusal, NotYourLeadError):
                     self.plan.wrong_leader = False
                 else:
                     continue

@@ -5,7 +5,7 @@ Ann deals in the two-player tests, so Bob leads. In the three-player tests Cy de
 
 import pytest
 
-from cribbage import DuplicateCardError, IllegalActionError, IllegalPlayError
+from cribbage import DuplicateCardError, IllegalActionError, IllegalPlayError, NotYourLeadError, OverCountError
 from cribbage import events as ev
 from test_game_flow import at_play, kinds, play_all
 
@@ -175,3 +175,24 @@ def test_five_card_play_ends_at_thirty_one():
     g = at_play(variant="five-card")
     events = play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "AC"), ("Ann", "KD")])
     assert kinds(events)[-2:] == ["CardPlayed", "PlayEnded"] and g.phase == "show"
+
+
+def test_a_wrong_lead_names_the_leader_as_a_field():
+    g = at_play()
+    with pytest.raises(NotYourLeadError) as info:
+        g.verify_play("Ann", "5C")
+    assert info.value.leader == "Bob"
+    play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "9C")])
+    g.say_go("Ann")
+    g.say_go("Bob")
+    with pytest.raises(NotYourLeadError) as info:
+        g.verify_play("Bob", "2C")
+    assert info.value.leader == "Ann"
+
+
+def test_a_card_past_31_carries_the_count_it_would_make():
+    g = at_play()
+    play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "9C")])   # 29: Ann would lead the next
+    with pytest.raises(OverCountError) as info:
+        g.verify_play("Bob", "5C")
+    assert info.value.count == 34

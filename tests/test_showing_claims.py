@@ -6,7 +6,7 @@ Ann holds 6H 9H 8D 7C (two fifteens and a run of four, 8). The play leaves Bob 6
 
 import pytest
 
-from cribbage import DuplicateCardError, IllegalActionError
+from cribbage import Card, DuplicateCardError, HandDiffersError, IllegalActionError
 from cribbage import events as ev
 from cribbage.show import score_show
 from test_game_flow import at_play, kinds, play_all
@@ -69,6 +69,14 @@ def test_a_shown_hand_that_differs_from_the_cards_played_is_named():
     g = at_show()
     with pytest.raises(IllegalActionError, match="4S played but not shown; 3S shown but never played"):
         g.verify_show("Bob", ["5C", "5D", "TC", "3S"])
+
+
+def test_a_hand_that_differs_carries_the_cards_as_fields():
+    g = at_show()
+    with pytest.raises(HandDiffersError) as info:
+        g.verify_show("Bob", ["5C", "5D", "TC", "3S"])
+    assert info.value.player == "Bob"
+    assert info.value.missing == (Card.parse("4S"),) and info.value.extra == (Card.parse("3S"),)
 
 
 def test_a_misread_hand_can_be_shown_again_before_the_claim():
