@@ -14,12 +14,9 @@ from vision.zoom_out import ZoomingOutFinder, on_canvas
 def test_the_canvas_holds_the_shrunk_frame_on_the_tables_colour():
     frame = np.full((100, 200, 3), (10, 20, 30), np.uint8)
     frame[40:60, 90:110] = 255
-    canvas, offset, scale = on_canvas(frame, 0.5)
-    assert canvas.shape == frame.shape and tuple(offset) == (50, 25) and scale == 0.5
+    canvas, offset = on_canvas(frame, 0.5)
+    assert canvas.shape == frame.shape and tuple(offset) == (50, 25)
     assert tuple(canvas[0, 0]) == (10, 20, 30) and tuple(canvas[50, 100]) == (255, 255, 255)
-    photo = np.zeros((3024, 4032, 3), np.uint8)
-    canvas, offset, scale = on_canvas(photo, 0.5)
-    assert canvas.shape == (960, 1280, 3) and scale == 0.5 * 1280 / 4032
 
 
 class ScriptedFinder:
@@ -47,8 +44,17 @@ def test_outlines_found_on_the_canvas_come_back_in_the_frames_pixels():
 def test_a_frame_with_a_card_of_the_usual_size_is_looked_at_once():
     usual = Candidate((np.float32([[10, 10], [60, 10], [60, 82], [10, 82]]),))
     finder = ScriptedFinder([usual])
-    assert ZoomingOutFinder(finder)(np.zeros((400, 600, 3), np.uint8)) == [usual]
-    assert finder.calls == 1
+    (found,) = ZoomingOutFinder(finder)(np.zeros((400, 600, 3), np.uint8))
+    assert np.array_equal(found.quad, usual.quad) and finder.calls == 1
+
+
+def test_a_phones_photo_is_looked_at_shrunk_and_its_outlines_come_back_at_full_size():
+    usual = Candidate((np.float32([[10, 10], [60, 10], [60, 82], [10, 82]]),))
+    finder = ScriptedFinder([usual])
+    seen = []
+    (found,) = ZoomingOutFinder(lambda view: seen.append(view.shape) or finder(view))(np.zeros((4032, 3024, 3), np.uint8))
+    assert seen == [(1280, 960, 3)]
+    assert np.allclose(found.quad, usual.quad * 4032 / 1280)
 
 
 @pytest.fixture(scope="module")
