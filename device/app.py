@@ -115,7 +115,7 @@ class Device:
         if p.recognizer is None:
             from vision.recognizer import Recognizer
 
-            p.recognizer = Recognizer()
+            p.recognizer = Recognizer(card_length=c.camera.card_length)
 
     def _camera_notice(self, notice) -> None:
         if notice.kind == "failed":

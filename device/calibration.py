@@ -124,6 +124,54 @@ def save_zones(path: Path, zones: Zones) -> None:
     os.replace(tmp, path)
 
 
+def card_length(image: np.ndarray, recognizer=None) -> float:
+    """The long side, in pixels, of the one card laid face up in the picture: the size the recognizer
+    then looks for (`[camera] card_length`). A picture with no card or several is refused, saying so."""
+    from device.errors import UsageError
+
+    if recognizer is None:
+        from vision.recognizer import Recognizer
+
+        recognizer = Recognizer()
+    cards = recognizer.recognize(image)
+    if len(cards) != 1:
+        found = "no card" if not cards else f"{len(cards)} cards"
+        raise UsageError(f"the camera sees {found}: lay one card face up in the middle of the table, "
+                         "nothing else on it, and measure again")
+    quad = np.asarray(cards[0].quad, np.float64)
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
+
+
+def save_setting(path: Path, table: str, key: str, value: float | int) -> None:
+    """Write `key = value` into the config file's [table]: the key's line replaced, or added at the
+    table's start (the table added at the end where there is none); everything else kept as it was."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    lines, inside, placed, header_at = text.splitlines(), False, False, None
+    setting = re.compile(rf"^\s*{re.escape(key)}\s*=")
+    out = []
+    for line in lines:
+        header = _HEADER.match(line)
+        if header:
+            inside = header.group(1).strip('"') == table
+            if inside:
+                header_at = len(out)
+        elif inside and setting.match(line):
+            if not placed:
+                out.append(f"{key} = {value}")
+                placed = True
+            continue
+        out.append(line)
+    if not placed:
+        if header_at is None:
+            out += ([""] if out and out[-1].strip() else []) + [f"[{table}]", f"{key} = {value}"]
+        else:
+            out.insert(header_at + 1, f"{key} = {value}")
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text("\n".join(out) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def grab_frame(source_spec: str, size, fps) -> np.ndarray:
     """One picture from the configured camera (the first frame of a replay)."""
     from vision.sources import open_source

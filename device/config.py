@@ -166,6 +166,7 @@ class CameraConfig:
     source: str = "picamera"
     resolution: tuple[int, int] = (1280, 720)
     fps: float = 10.0
+    card_length: float | None = None  # a card's long side in pixels, as `muggins calibrate --card` measured it
 
 
 @dataclass(frozen=True)
@@ -458,6 +459,8 @@ def _read_camera(t: _Table) -> CameraConfig:
         resolution=t.take("resolution", d.resolution, _list_of(_integer(64, 8192), 2, 2),
                           "[width, height] in pixels, each 64-8192"),
         fps=t.take("fps", d.fps, _number(0, 120, lo_open=True), "frames per second above 0, up to 120"),
+        card_length=t.take("card_length", d.card_length, _number(8, 8192),
+                           "a card's long side in pixels, 8-8192 (`muggins calibrate --card` measures it)"),
     )
     t.finish()
     return camera

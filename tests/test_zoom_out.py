@@ -75,3 +75,22 @@ def test_cards_two_thirds_of_the_frame_high_are_read_once(recognizer, deck):
         cards += len(verdicts)
         reports += len(found)
     assert right >= cards - 1 and reports <= cards
+
+
+def test_a_calibrated_card_length_picks_the_one_view_looked_at():
+    seen = []
+    usual = Candidate((np.float32([[10, 10], [60, 10], [60, 82], [10, 82]]),))
+
+    def finder(view):
+        seen.append(view.copy())
+        return [usual]
+
+    frame = np.random.default_rng(1).integers(0, 255, (720, 1280, 3), dtype=np.uint8)
+    (found,) = ZoomingOutFinder(finder, card_length=150)(frame)      # 0.21 of the height: as it is
+    assert len(seen) == 1 and np.array_equal(seen[0], frame) and np.allclose(found.quad, usual.quad)
+    seen.clear()
+    (found,) = ZoomingOutFinder(finder, card_length=540)(frame)      # 0.75: shrunk to 0.3, once
+    assert len(seen) == 1 and seen[0].shape == frame.shape and not np.array_equal(seen[0], frame)
+    shrink = 0.3 * 720 / 540
+    assert np.allclose(found.quad, (usual.quad - [(1280 - round(1280 * shrink)) // 2,
+                                                   (720 - round(720 * shrink)) // 2]) / shrink)

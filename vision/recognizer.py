@@ -84,13 +84,14 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def default_finder():
+def default_finder(card_length: float | None = None):
     """The card finder's outlines, and the index-corner detector's corners it missed; looked for again
-    in the frame shrunk where the cards may be larger than those look for (vision.zoom_out)."""
+    in the frame shrunk where the cards may be larger than those look for, or at the scale a calibrated
+    card length asks for (vision.zoom_out)."""
     from vision.corners import CornerFinder
     from vision.zoom_out import ZoomingOutFinder
 
-    return ZoomingOutFinder(CornerFinder())
+    return ZoomingOutFinder(CornerFinder(), card_length=card_length)
 
 
 def default_cropper():
@@ -104,14 +105,15 @@ _DEFAULT = object()  # Recognizer(whole_card=...) not given: the committed whole
 
 class Recognizer:
     """recognize(image) -> [Recognition]; finder, cropper and whole-card reader are injectable for tests
-    and training (whole_card=None: no second opinion)."""
+    and training (whole_card=None: no second opinion). card_length: a card's long side in the frame's
+    pixels where `muggins calibrate` measured it (the default finder's only)."""
 
     def __init__(self, classifier: CardClassifier | None = None,
                  finder: Callable[[np.ndarray], Sequence] | None = None,
                  cropper: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
-                 whole_card=_DEFAULT):
+                 whole_card=_DEFAULT, card_length: float | None = None):
         self.classifier = classifier if classifier is not None else CardClassifier()
-        self.finder = finder if finder is not None else default_finder()
+        self.finder = finder if finder is not None else default_finder(card_length)
         self.cropper = cropper if cropper is not None else default_cropper()
         self.whole_card: WholeCardReader | None = WholeCardReader() if whole_card is _DEFAULT else whole_card
 

@@ -21,6 +21,8 @@ from vision.one_card import long_side
 SHRINK = 0.45        # the frame's share of the canvas: a card 0.8 of the frame high becomes 0.36
 VIEW_SIZE = 1280     # pixels along the longer side of the views looked at, at most: the index crops
 #                      are cut from the frame itself
+KNOWN_SIZE = 0.3     # a calibrated card longer than this share of the frame's shorter side is shrunk to it
+SCRAP = 0.8          # outlines all shorter than this share of the corners' cards are scraps of cards
 BIG_CARD = 0.5       # a candidate this share of the frame's shorter side long may be a larger card's part
 
 
@@ -47,21 +49,36 @@ class ZoomingOutFinder:
     phone's photo shrunk: its cards are found as well, in a fraction of the time), and again in that
     view shrunk onto a canvas where its first look may have missed a large card (worth_zooming_out)."""
 
-    def __init__(self, inner: Callable[[np.ndarray], Sequence], shrink: float = SHRINK):
+    def __init__(self, inner: Callable[[np.ndarray], Sequence], shrink: float = SHRINK,
+                 card_length: float | None = None):
+        """card_length: the long side of a card in the frame's pixels, where `muggins calibrate` measured
+        it: a frame of such cards is looked at once, at the scale that makes them the size the finder
+        knows best (KNOWN_SIZE), and never again."""
         self.inner = inner
         self.shrink = shrink
+        self.card_length = card_length
 
     def worth_zooming_out(self, image: np.ndarray, found: Sequence) -> bool:
         """Where no card was outlined (only index corners found, if anything: a large card's indices
-        are found where its face is not), or an outline is so large it may be part of a larger card."""
+        are found where its face is not), where every outline is shorter than the cards the index
+        corners found stand for (scraps of a larger card's face), or where an outline is so large it
+        may be part of a larger card."""
         short = min(image.shape[:2])
-        outlined = [c for c in found if not getattr(c, "by_corner", False)]
-        return not outlined or any(long_side(c.quad) >= BIG_CARD * short for c in outlined)
+        outlined = [long_side(c.quad) for c in found if not getattr(c, "by_corner", False)]
+        cornered = [long_side(c.quad) for c in found if getattr(c, "by_corner", False)]
+        return not outlined or max(outlined) >= BIG_CARD * short or \
+            bool(cornered) and max(outlined) < SCRAP * float(np.median(cornered))
 
     def __call__(self, image: np.ndarray) -> list:
         h, w = image.shape[:2]
         fit = min(1.0, VIEW_SIZE / max(w, h))
         view = shrunk(image, fit)
+        if self.card_length is not None:
+            shrink = min(1.0, KNOWN_SIZE * min(view.shape[:2]) / (self.card_length * fit))
+            if shrink >= 1.0:
+                return in_frame(self.inner(view), np.float32([0, 0]), fit)
+            canvas, offset = on_canvas(view, shrink)
+            return in_frame(self.inner(canvas), offset, shrink * fit)
         found = in_frame(self.inner(view), np.float32([0, 0]), fit)
         if not self.worth_zooming_out(view, found):
             return found

@@ -3,6 +3,7 @@
 With a screen: an OpenCV window. Drag a zone's corner with the mouse (or a zone's middle to move it
 whole); keys: s save into the config, r back to the default layout, q or Esc quit.
 Without one (a Pi over ssh): says so, writes the annotated picture as a PNG and prints the zones.
+`--card`: measures the card size the camera sees from one card laid face up, and saves it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the camera view with the zones drawn to this PNG (default without a "
                              "screen: calibrate.png)")
     parser.add_argument("--no-window", action="store_true", help="do not open a window even with a screen")
+    parser.add_argument("--card", action="store_true",
+                        help="measure the card size the camera sees, from one card laid face up, and save it "
+                             "as [camera] card_length (the recognizer then looks for cards of that size)")
 
 
 def run(args) -> int:
@@ -27,6 +31,8 @@ def run(args) -> int:
 
     config = load_config(args.config)
     image = grab_frame(config.camera.source, config.camera.resolution, config.camera.fps)
+    if args.card:
+        return _measure_card(config, image)
     height, width = image.shape[:2]
     zones = zones_from_config(config, width, height)
     players = config.game.players
@@ -43,6 +49,22 @@ def run(args) -> int:
     zones = _interactive(config, image, zones, players)
     if args.png:
         _write_png(args.png, draw_zones(image, zones, players))
+    return 0
+
+
+def _measure_card(config, image) -> int:
+    """Measure the one card laid down and save its length into the config (or print it)."""
+    from device.calibration import card_length, save_setting
+
+    length = round(card_length(image))
+    height, width = image.shape[:2]
+    print(f"a card laid down is {length} pixels long in the camera's {width}x{height} view "
+          f"({100 * length / height:.0f} % of its height)")
+    if config.path is None:
+        print(f"no --config file to save into; add to its [camera] table:\ncard_length = {length}")
+    else:
+        save_setting(config.path, "camera", "card_length", length)
+        print(f"saved [camera] card_length = {length} into {config.path}")
     return 0
 
 

@@ -22,6 +22,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write each image with outlines and labels drawn into DIR")
     parser.add_argument("--model", metavar="FILE", type=Path,
                         help="card model (.onnx, with labels.json beside it); default: the bundled one")
+    parser.add_argument("--card-length", metavar="PIXELS", type=card_pixels,
+                        help="a card's long side in these images' pixels, where known (as `muggins calibrate "
+                             "--card` measures it): cards of that size are looked for; default: any size")
+
+
+def card_pixels(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 8 <= value <= 8192:
+        raise argparse.ArgumentTypeError(f"{text!r} is no card length: give pixels, 8-8192")
+    return value
 
 
 def read_image(path: Path):
@@ -50,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.classifier import CardClassifier
     from vision.recognizer import Recognizer
 
-    recognizer = Recognizer(classifier=CardClassifier(args.model))
+    recognizer = Recognizer(classifier=CardClassifier(args.model), card_length=args.card_length)
     if args.overlay is not None:
         args.overlay.mkdir(parents=True, exist_ok=True)
     failures = 0
