@@ -6,25 +6,32 @@ plus the device's own notices) are written to the journal in one synced transact
 handed to the presenter (board, voice, text). So a restart, which rebuilds the game from the
 journal, never has less than the players saw.
 
-The round's logic lives in two helpers: play_phase (cut for deal, starter, the play) and
-show_phase (the show: cards shown, claims, Muggins, Dispute). This module owns the state they
-share and the step discipline.
+The round's logic lives in two phases: PlayPhase (cut for deal, starter, the play) and ShowPhase
+(the show: cards shown, claims, Muggins, Dispute). They are given the game, the seating and this
+controller as the Step they add records to; the controller owns the table and the step discipline.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from cribbage import events as ev
 from cribbage.errors import CribbageError
 from cribbage.game import Game
 from device import device_events as dev
-from device import play_phase, show_phase, trouble
+from device import trouble
+from device.config import GameConfig
 from device.device_events import record_from_dict
 from device.journal import Journal
-from device.config import GameConfig
-from vision.zone_names import CENTRE, CRIB, seat, seat_number
+from device.play_phase import PlayPhase
+from device.seating import Seating
+from device.show_phase import ShowPhase
+from device.step import Table
+from vision.zone_events import ZoneEvent
+
+if TYPE_CHECKING:
+    from device.panel import PanelEvent
 
 
 class EmptyTable:
@@ -44,14 +51,15 @@ class Controller:
         self.rules = rules
         self.journal = journal
         self.presenter = presenter
-        self.zones = tuple(zones) or tuple(seat(i) for i in range(len(rules.players))) + (CENTRE,)
-        self.has_crib_zone = CRIB in self.zones
         self.table = EmptyTable()
         self.last_notice: str | None = None
         self.pending: list = []  # records of the step in progress
         self.seq = 0
         self._batch = 0          # > 0: inside batch(): one commit at its end
         self._restore()
+        self.seating = Seating(self.game.players, zones)
+        self._play = PlayPhase(self.game, self.seating, self)
+        self._show = ShowPhase(self.game, self.seating, self, auto=rules.mode == "auto")
 
     # ---- restoring -------------------------------------------------------------------------
 
@@ -87,27 +95,6 @@ class Controller:
     @property
     def players(self) -> tuple[str, ...]:
         return self.game.players
-
-    def player_at(self, zone: str) -> str | None:
-        number = seat_number(zone)
-        return self.players[number] if number is not None and number < len(self.players) else None
-
-    def zone_of_player(self, player: str) -> str:
-        return seat(self.players.index(player))
-
-    def crib_zone(self) -> str:
-        return CRIB if self.has_crib_zone else self.zone_of_player(self.game.dealer)
-
-    def place_words(self, zone: str) -> str:
-        """'in front of the dealer', 'in front of North', 'in the centre', 'in the crib'."""
-        player = self.player_at(zone)
-        if player is not None:
-            return "in front of the dealer" if player == self.game.dealer else f"in front of {player}"
-        if zone == CENTRE:
-            return "in the centre"
-        if zone == CRIB:
-            return "in the crib"
-        return f"in the {zone}"
 
     @property
     def over(self) -> bool:
@@ -172,15 +159,15 @@ class Controller:
 
     # ---- inputs ----------------------------------------------------------------------------
 
-    def on_table(self, changes: Sequence, table, step: int | None = None) -> list:
+    def on_table(self, changes: Sequence[ZoneEvent], table: Table, step: int | None = None) -> list:
         """Changes of the stable table (ZoneEvents) and the table as it now stands."""
         self.table = table
-        for change in play_phase.in_turn_order(self, changes):
-            self._guarded(play_phase.on_change, self, change)
+        for change in self._play.in_turn_order(changes):
+            self._guarded(self._play.on_change, change)
         self._guarded(self._settle)
         return self._commit(step)
 
-    def adopt(self, table) -> None:
+    def adopt(self, table: Table) -> None:
         """After a restart: take the table as it lies as already seen (everything acted on is journaled)."""
         self.table = table
 
@@ -192,16 +179,16 @@ class Controller:
         self.notice(trouble.camera_lost(detail))
         return self._commit(step)
 
-    def on_panel(self, event, step: int | None = None) -> list:
+    def on_panel(self, event: PanelEvent, step: int | None = None) -> list:
         """A PanelEvent: dial, claim, muggins, dispute, undo, new_game, go."""
         handlers = {
-            "dial": show_phase.on_dial, "claim": show_phase.on_claim, "muggins": show_phase.on_muggins,
-            "dispute": show_phase.on_dispute, "go": play_phase.on_go,
-            "undo": Controller._undo, "new_game": Controller._new_game,
+            "dial": self._show.on_dial, "claim": lambda e: self._show.on_claim(e, self.table),
+            "muggins": self._show.on_muggins, "dispute": self._show.on_dispute, "go": self._play.on_go,
+            "undo": self._undo, "new_game": self._new_game,
         }
         handler = handlers.get(event.kind)
         if handler is not None:
-            self._guarded(handler, self, event)
+            self._guarded(handler, event)
             self._guarded(self._settle)
         return self._commit(step)
 
@@ -217,18 +204,14 @@ class Controller:
             self.notice(trouble.refused("the game in progress is not over: finish it, or start the "
                                         "device with --new-game"))
 
-    def settle_show(self) -> None:
-        """Show the count now due if its cards lie there (used when a press ends the play)."""
-        show_phase.settle(self)
-
     def _settle(self) -> None:
         """What follows by itself from the table as it stands: a new deal, a hand to show, an auto count."""
         for _ in range(8):  # each pass may open the next count; a round has at most 5 counts
             before = len(self.pending)
             if self.game.phase == "deal" and not self.game.is_over:
-                play_phase.start_round_when_clear(self)
+                self._play.start_round_when_clear(self.table)
             if self.game.phase == "show" and not self.game.is_over:
-                show_phase.settle(self)
+                self._show.settle(self.table)
             if len(self.pending) == before:
                 return
 

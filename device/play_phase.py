@@ -8,120 +8,131 @@ to take back; it is tried again only when it is placed again.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Iterable
+
+from cribbage.cards import Card
 from cribbage.errors import DuplicateCardError, IllegalActionError, IllegalPlayError, NotYourLeadError
+from cribbage.game import Game
 from cribbage.play import MAX_COUNT
 from device import device_events as dev
 from device import trouble
-from vision.zone_events import APPEARED, DUPLICATE, UNREADABLE
+from device.seating import Seating
+from device.step import Step, Table
+from vision.zone_events import APPEARED, DUPLICATE, UNREADABLE, ZoneEvent
 from vision.zone_names import CENTRE
 
-
-def on_change(ctl, change) -> None:
-    """One change of the stable table."""
-    if ctl.game.is_over:
-        return
-    if change.kind == UNREADABLE:
-        ctl.notice(trouble.unreadable(ctl.place_words(change.zone), change.zone))
-    elif change.kind == DUPLICATE:
-        ctl.notice(trouble.seen_twice(change.card, (ctl.place_words(change.zone),
-                                                    ctl.place_words(change.other_zone or change.zone)),
-                                      change.zone))
-    elif change.kind == APPEARED and change.card is not None:
-        card_appeared(ctl, change.zone, change.card)
+if TYPE_CHECKING:
+    from device.panel import PanelEvent
 
 
-def in_turn_order(ctl, changes):
-    """Changes in the order the table most likely saw them.
+class PlayPhase:
+    """The cut for deal, the starter and the play, read from cards appearing in the zones."""
 
-    Two cards can become readable in the same frame (a hand hid the first, or it was read only at
-    the second look). In the play they are taken starting from the player whose turn it is, round
-    the table; the starter (centre) before any seat. Otherwise the tracker's order is kept.
-    """
-    changes = list(changes)
-    appeared = [c for c in changes if c.kind == APPEARED and c.card is not None]
-    if len(appeared) < 2:
-        return changes
-    players = ctl.players
-    turn = ctl.game.turn
-    first = players.index(turn) if turn in players else 0
+    def __init__(self, game: Game, seating: Seating, step: Step):
+        self.game, self.seating, self.step = game, seating, step
 
-    def rank(change):
-        if change.kind != APPEARED or change.card is None:
-            return (-1, 0)  # unreadable/left/duplicate news first, as the tracker gave it
-        seat = ctl.player_at(change.zone)
-        if seat is None:
-            return (0, 0)   # the starter before any play
-        return (1, (players.index(seat) - first) % len(players))
+    def in_turn_order(self, changes: Iterable[ZoneEvent]) -> list[ZoneEvent]:
+        """Changes in the order the table most likely saw them.
 
-    return sorted(changes, key=rank)  # stable: same-seat cards keep the tracker's order
+        Two cards can become readable in the same frame (a hand hid the first, or it was read only at
+        the second look). In the play they are taken starting from the player whose turn it is, round
+        the table; the starter (centre) before any seat. Otherwise the tracker's order is kept.
+        """
+        changes = list(changes)
+        appeared = [c for c in changes if c.kind == APPEARED and c.card is not None]
+        if len(appeared) < 2:
+            return changes
+        players = self.game.players
+        turn = self.game.turn
+        first = players.index(turn) if turn in players else 0
 
+        def rank(change):
+            if change.kind != APPEARED or change.card is None:
+                return (-1, 0)  # unreadable/left/duplicate news first, as the tracker gave it
+            seat = self.seating.player_at(change.zone)
+            if seat is None:
+                return (0, 0)   # the starter before any play
+            return (1, (players.index(seat) - first) % len(players))
 
-def card_appeared(ctl, zone: str, card) -> None:
-    game, phase = ctl.game, ctl.game.phase
-    player = ctl.player_at(zone)
-    if phase == "cut":
-        if player is not None:
-            ctl.act(game.cut_for_deal, player, card)
-    elif phase == "starter":
-        if zone == CENTRE:
-            ctl.act(game.turn_starter, card)
-        elif player is not None:
-            ctl.notice(dev.Notice("not-now", f"Turn the starter first, {player}: the play starts after it.",
-                                  zone))
-    elif phase == "play":
-        if player is not None:
-            play_card(ctl, player, zone, card)
-    elif phase == "show":
-        pass  # the show reads whole zones (show_phase.settle), not single cards
+        return sorted(changes, key=rank)  # stable: same-seat cards keep the tracker's order
 
+    def on_change(self, change: ZoneEvent) -> None:
+        """One change of the stable table."""
+        if self.game.is_over:
+            return
+        if change.kind == UNREADABLE:
+            self.step.notice(trouble.unreadable(self._place(change.zone), change.zone))
+        elif change.kind == DUPLICATE:
+            self.step.notice(trouble.seen_twice(
+                change.card, (self._place(change.zone), self._place(change.other_zone or change.zone)),
+                change.zone))
+        elif change.kind == APPEARED and change.card is not None:
+            self._card_appeared(change.zone, change.card)
 
-def play_card(ctl, player: str, zone: str, card) -> None:
-    """A card in player's seat during the play: a play, or a mistake said aloud."""
-    game = ctl.game
-    if card in game.played(player):
-        return  # seen again (turned back up, or a flicker of the tracker): already played
-    try:
-        game.verify_play(player, card)
-    except IllegalPlayError as exc:
-        count = game.count + card.value
-        if count > MAX_COUNT:
-            ctl.notice(trouble.past_31(player, card, count, zone))
-        else:
-            ctl.notice(trouble.refused(str(exc), zone))
-        return
-    except DuplicateCardError as exc:
-        ctl.notice(dev.Notice("duplicate", f"{_sentence(str(exc))} Take it back.", zone))
-        return
-    except NotYourLeadError as exc:
-        ctl.notice(trouble.wrong_leader(player, exc.leader, card, zone))
-        return
-    except IllegalActionError as exc:
-        ctl.notice(trouble.not_your_turn(player, card, zone, str(exc)))
-        return
-    ctl.act(game.play, player, card)
+    def on_go(self, event: PanelEvent) -> None:
+        """A Go button (seat number in event.player)."""
+        players = self.game.players
+        if event.player is None or not 0 <= event.player < len(players):
+            return
+        player = players[event.player]
+        try:
+            self.game.verify_say_go(player)
+        except (IllegalActionError, IllegalPlayError) as exc:
+            self.step.notice(trouble.refused(str(exc), self.seating.zone_of(player)))
+            return
+        self.step.act(self.game.say_go, player)
 
+    def start_round_when_clear(self, table: Table) -> None:
+        """Between deals: once the last round's cards (or the cut) are gathered, the next deal begins."""
+        if any(table.cards.get(z) for z in table.cards) or any(table.unreadable.get(z) for z in table.unreadable):
+            return
+        self.step.add(dev.TableCleared())
+        self.step.act(self.game.start_round)
 
-def on_go(ctl, event) -> None:
-    """A Go button (seat number in event.player)."""
-    players = ctl.players
-    if event.player is None or not 0 <= event.player < len(players):
-        return
-    player = players[event.player]
-    try:
-        ctl.game.verify_say_go(player)
-    except (IllegalActionError, IllegalPlayError) as exc:
-        ctl.notice(trouble.refused(str(exc), ctl.zone_of_player(player)))
-        return
-    ctl.act(ctl.game.say_go, player)
+    def _place(self, zone: str) -> str:
+        return self.seating.place_words(zone, self.game.dealer)
 
+    def _card_appeared(self, zone: str, card: Card) -> None:
+        game, phase = self.game, self.game.phase
+        player = self.seating.player_at(zone)
+        if phase == "cut":
+            if player is not None:
+                self.step.act(game.cut_for_deal, player, card)
+        elif phase == "starter":
+            if zone == CENTRE:
+                self.step.act(game.turn_starter, card)
+            elif player is not None:
+                self.step.notice(dev.Notice(
+                    "not-now", f"Turn the starter first, {player}: the play starts after it.", zone))
+        elif phase == "play":
+            if player is not None:
+                self._play_card(player, zone, card)
+        # at the show whole zones are read (ShowPhase.settle), not single cards
 
-def start_round_when_clear(ctl) -> None:
-    """Between deals: once the last round's cards (or the cut) are gathered, the next deal begins."""
-    table = ctl.table
-    if any(table.cards.get(z) for z in table.cards) or any(table.unreadable.get(z) for z in table.unreadable):
-        return
-    ctl.add(dev.TableCleared())
-    ctl.act(ctl.game.start_round)
+    def _play_card(self, player: str, zone: str, card: Card) -> None:
+        """A card in player's seat during the play: a play, or a mistake said aloud."""
+        game = self.game
+        if card in game.played(player):
+            return  # seen again (turned back up, or a flicker of the tracker): already played
+        try:
+            game.verify_play(player, card)
+        except IllegalPlayError as exc:
+            count = game.count + card.value
+            if count > MAX_COUNT:
+                self.step.notice(trouble.past_31(player, card, count, zone))
+            else:
+                self.step.notice(trouble.refused(str(exc), zone))
+            return
+        except DuplicateCardError as exc:
+            self.step.notice(dev.Notice("duplicate", f"{_sentence(str(exc))} Take it back.", zone))
+            return
+        except NotYourLeadError as exc:
+            self.step.notice(trouble.wrong_leader(player, exc.leader, card, zone))
+            return
+        except IllegalActionError as exc:
+            self.step.notice(trouble.not_your_turn(player, card, zone, str(exc)))
+            return
+        self.step.act(game.play, player, card)
 
 
 def _sentence(text: str) -> str:

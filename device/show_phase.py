@@ -10,191 +10,201 @@ claim is shown again.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from cribbage import events as ev
-from cribbage.words import number_word
 from cribbage.cards import Card
 from cribbage.errors import CribbageError, HandDiffersError, IllegalActionError
+from cribbage.game import Game
 from cribbage.show import score_show
+from cribbage.words import number_word
 from device import device_events as dev
 from device import trouble
+from device.seating import Seating
+from device.step import Step, Table
+
+if TYPE_CHECKING:
+    from device.panel import PanelEvent
 
 
-def _zone_cards(ctl, player: str, crib: bool) -> tuple[str, frozenset]:
-    """The zone where this count lies, and the cards seen there that belong to it."""
-    if crib:
-        zone = ctl.crib_zone()
-        cards = ctl.table.in_zone(zone)
-        if not ctl.has_crib_zone:  # crib turned up in the dealer's seat, beside the dealer's hand
-            cards = cards - set(ctl.game.played(player))
-        return zone, frozenset(cards)
-    zone = ctl.zone_of_player(player)
-    cards = frozenset(ctl.table.in_zone(zone))
-    played = set(ctl.game.played(player))
-    if (not ctl.has_crib_zone and player == ctl.game.dealer and len(played) == _expected(ctl, False)
-            and played < cards):
-        cards = frozenset(played)  # the crib turned up early beside the dealer's hand: not the hand
-    return zone, cards
+class ShowPhase:
+    """Counts shown from the table, claimed, judged, disputed; in auto mode counted by the device."""
 
+    def __init__(self, game: Game, seating: Seating, step: Step, *, auto: bool = False):
+        self.game, self.seating, self.step, self.auto = game, seating, step, auto
 
-def _is_shown(ctl) -> bool:
-    return ctl.game.can_claim(0)
-
-
-def _shown_cards(ctl) -> frozenset | None:
-    if not _is_shown(ctl):
-        return None
-    for e in reversed(ctl.game.events):
-        if isinstance(e, ev.HandShown):
-            return frozenset(e.cards)
-    return None
-
-
-def _expected(ctl, crib: bool) -> int:
-    v = ctl.game.variant
-    return v.crib_size if crib else v.hand
-
-
-def _ready(ctl, player: str, crib: bool, cards: frozenset) -> bool:
-    """The whole count lies face up: as many cards as it should hold (a hand: at least those played)."""
-    if len(cards) != _expected(ctl, crib):
-        return False
-    if crib:
-        return True
-    return set(ctl.game.played(player)) <= cards or len(cards) == _expected(ctl, crib)
-
-
-def settle(ctl) -> None:
-    """Show the count now due once its cards lie on the table; re-show a card re-placed; auto-claim."""
-    game = ctl.game
-    turn = game.show_turn
-    if turn is None:
-        return
-    player, crib = turn
-    zone, cards = _zone_cards(ctl, player, crib)
-    shown = _shown_cards(ctl)
-    if len(cards) > _expected(ctl, crib):
-        what = "crib" if crib else "hand"
-        ctl.notice(trouble.wrong_number(player if not crib else game.dealer, what, len(cards),
-                                        _expected(ctl, crib), zone))
-        return
-    if shown is None or (cards != shown and _ready(ctl, player, crib, cards)):
-        if _ready(ctl, player, crib, cards):
-            show(ctl, player, crib, zone, cards)
-    if ctl.rules.mode == "auto" and _is_shown(ctl) and game.show_turn == turn:
-        ctl.act(game.claim, game.correct_count().total)
-
-
-def show(ctl, player: str, crib: bool, zone: str, cards) -> bool:
-    """Show these cards for the count now due; a hand that is not the cards played is said aloud."""
-    game = ctl.game
-    ordered = tuple(sorted(cards))
-    try:
-        game.verify_show(player, ordered)
-    except HandDiffersError:
-        ctl.notice(trouble.hand_differs(player, ordered, game.played(player), zone))
-        return False
-    except IllegalActionError as exc:
-        ctl.notice(trouble.refused(str(exc), zone))
-        return False
-    except CribbageError as exc:
-        ctl.notice(dev.Notice("duplicate", trouble.refused(str(exc)).text, zone))
-        return False
-    ctl.act(game.show, player, ordered)
-    return True
-
-
-def on_dial(ctl, event) -> None:
-    turn = ctl.game.show_turn
-    if turn is None or ctl.rules.mode == "auto" or event.value is None:
-        return
-    ctl.add(dev.ClaimPreview(turn[0], int(event.value)))
-
-
-def on_claim(ctl, event) -> None:
-    game = ctl.game
-    if ctl.rules.mode == "auto":
-        ctl.notice(dev.Notice("not-now", "I count the hands myself in auto mode."))
-        return
-    if game.phase == "play" and game.variant.single_series and game.can_end_play():
-        # Five-card: one count only; when neither can go nobody plays on, and the first claim
-        # pressed says the play is over.
-        ctl.act(game.end_play)
-        ctl.settle_show()
-    turn = game.show_turn
-    if game.phase != "show" or turn is None:
-        ctl.notice(trouble.refused("counts are claimed at the show"))
-        return
-    player, crib = turn
-    if not _is_shown(ctl):
-        zone, cards = _zone_cards(ctl, player, crib)
-        if ctl.table.unreadable.get(zone, 0):  # never count a hand with a card unread
-            ctl.notice(trouble.unreadable(ctl.place_words(zone), zone))
+    def settle(self, table: Table) -> None:
+        """Show the count now due once its cards lie on the table; re-show a card re-placed; auto-claim."""
+        game = self.game
+        turn = game.show_turn
+        if turn is None:
             return
-        if not cards:
-            what = "the crib" if crib else f"{player}'s hand"
-            ctl.notice(dev.Notice("not-now", f"I can't see {what}: turn it face up {ctl.place_words(zone)}.",
-                                  zone))
+        player, crib = turn
+        zone, cards = self._zone_cards(table, player, crib)
+        shown = self._shown_cards()
+        if len(cards) > self._expected(crib):
+            what = "crib" if crib else "hand"
+            self.step.notice(trouble.wrong_number(player if not crib else game.dealer, what, len(cards),
+                                                  self._expected(crib), zone))
             return
-        if len(cards) != _expected(ctl, crib):  # counted as it lies: the rules decide the penalty
-            ctl.notice(trouble.wrong_number(game.dealer if crib else player, "crib" if crib else "hand",
-                                            len(cards), _expected(ctl, crib), zone))
-        if not show(ctl, player, crib, zone, cards):
+        if shown is None or (cards != shown and self._ready(player, crib, cards)):
+            if self._ready(player, crib, cards):
+                self._show(player, crib, zone, cards)
+        if self.auto and self._is_shown() and game.show_turn == turn:
+            self.step.act(game.claim, game.correct_count().total)
+
+    def on_dial(self, event: PanelEvent) -> None:
+        turn = self.game.show_turn
+        if turn is None or self.auto or event.value is None:
             return
-    ctl.act(game.claim, int(event.value or 0))
+        self.step.add(dev.ClaimPreview(turn[0], int(event.value)))
 
-
-def on_muggins(ctl, event) -> None:
-    """A Muggins button: event.player is the side whose button it is."""
-    game = ctl.game
-    side = event.player
-    players = [p for seat, p in enumerate(game.players) if game.variant.side_of(seat) == side]
-    if not players:
-        return
-    for p in players:
-        if game.can_muggins(p):
-            ctl.act(game.muggins, p)
+    def on_claim(self, event: PanelEvent, table: Table) -> None:
+        game = self.game
+        if self.auto:
+            self.step.notice(dev.Notice("not-now", "I count the hands myself in auto mode."))
             return
-    try:
-        game.verify_muggins(players[0])
-    except CribbageError as exc:
-        ctl.notice(trouble.refused(f"no muggins, {players[0]}: {exc}"))
+        if game.phase == "play" and game.variant.single_series and game.can_end_play():
+            # Five-card: one count only; when neither can go nobody plays on, and the first claim
+            # pressed says the play is over.
+            self.step.act(game.end_play)
+            self.settle(table)
+        turn = game.show_turn
+        if game.phase != "show" or turn is None:
+            self.step.notice(trouble.refused("counts are claimed at the show"))
+            return
+        player, crib = turn
+        if not self._is_shown():
+            zone, cards = self._zone_cards(table, player, crib)
+            if table.unreadable.get(zone, 0):  # never count a hand with a card unread
+                self.step.notice(trouble.unreadable(self._place(zone), zone))
+                return
+            if not cards:
+                what = "the crib" if crib else f"{player}'s hand"
+                self.step.notice(dev.Notice(
+                    "not-now", f"I can't see {what}: turn it face up {self._place(zone)}.", zone))
+                return
+            if len(cards) != self._expected(crib):  # counted as it lies: the rules decide the penalty
+                self.step.notice(trouble.wrong_number(game.dealer if crib else player, "crib" if crib else "hand",
+                                                      len(cards), self._expected(crib), zone))
+            if not self._show(player, crib, zone, cards):
+                return
+        self.step.act(game.claim, int(event.value or 0))
 
+    def on_muggins(self, event: PanelEvent) -> None:
+        """A Muggins button: event.player is the side whose button it is."""
+        game = self.game
+        side = event.player
+        players = [p for seat, p in enumerate(game.players) if game.variant.side_of(seat) == side]
+        if not players:
+            return
+        for p in players:
+            if game.can_muggins(p):
+                self.step.act(game.muggins, p)
+                return
+        try:
+            game.verify_muggins(players[0])
+        except CribbageError as exc:
+            self.step.notice(trouble.refused(f"no muggins, {players[0]}: {exc}"))
 
-def on_dispute(ctl, event) -> None:
-    """Read out the cards seen for the count in question and its full breakdown (or the play's count)."""
-    game = ctl.game
-    if game.phase == "play":
-        series = game.series
-        if series:
-            names = ", ".join(f"the {c.name}" for c in series)
-            text = f"The count is {number_word(game.count)}: {names}."
-        else:
-            text = f"A fresh count: {game.turn} to lead."
-        ctl.add(dev.DisputeReadout(game.turn or "", tuple(str(c) for c in series),
-                                   str(game.starter) if game.starter else "", False, game.count, text))
-        return
-    subject = _dispute_subject(ctl)
-    if subject is None:
-        ctl.notice(dev.Notice("not-now", "There is no count to dispute yet."))
-        return
-    player, cards, crib = subject
-    ctl.add(readout(player, cards, game.starter, crib))
+    def on_dispute(self, event: PanelEvent) -> None:
+        """Read out the cards seen for the count in question and its full breakdown (or the play's count)."""
+        game = self.game
+        if game.phase == "play":
+            series = game.series
+            if series:
+                names = ", ".join(f"the {c.name}" for c in series)
+                text = f"The count is {number_word(game.count)}: {names}."
+            else:
+                text = f"A fresh count: {game.turn} to lead."
+            self.step.add(dev.DisputeReadout(game.turn or "", tuple(str(c) for c in series),
+                                             str(game.starter) if game.starter else "", False, game.count, text))
+            return
+        subject = self._dispute_subject()
+        if subject is None:
+            self.step.notice(dev.Notice("not-now", "There is no count to dispute yet."))
+            return
+        player, cards, crib = subject
+        self.step.add(readout(player, cards, game.starter, crib))
 
+    # ---- what lies where -------------------------------------------------------------------------
 
-def _dispute_subject(ctl):
-    """The count shown now (before its claim), else the last one claimed this round."""
-    game = ctl.game
-    if game.starter is None:
-        return None
-    for e in reversed(game.events):
-        if isinstance(e, ev.HandShown):
-            return e.player, e.cards, e.crib
-        if isinstance(e, (ev.RoundStarted, ev.GameStarted)):
+    def _place(self, zone: str) -> str:
+        return self.seating.place_words(zone, self.game.dealer)
+
+    def _zone_cards(self, table: Table, player: str, crib: bool) -> tuple[str, frozenset]:
+        """The zone where this count lies, and the cards seen there that belong to it."""
+        game, seating = self.game, self.seating
+        if crib:
+            zone = seating.crib_zone(game.dealer)
+            cards = table.in_zone(zone)
+            if not seating.has_crib_zone:  # crib turned up in the dealer's seat, beside the dealer's hand
+                cards = cards - set(game.played(player))
+            return zone, frozenset(cards)
+        zone = seating.zone_of(player)
+        cards = frozenset(table.in_zone(zone))
+        played = set(game.played(player))
+        if (not seating.has_crib_zone and player == game.dealer and len(played) == self._expected(False)
+                and played < cards):
+            cards = frozenset(played)  # the crib turned up early beside the dealer's hand: not the hand
+        return zone, cards
+
+    def _is_shown(self) -> bool:
+        return self.game.can_claim(0)
+
+    def _shown_cards(self) -> frozenset | None:
+        if not self._is_shown():
             return None
-    return None
+        for e in reversed(self.game.events):
+            if isinstance(e, ev.HandShown):
+                return frozenset(e.cards)
+        return None
+
+    def _expected(self, crib: bool) -> int:
+        v = self.game.variant
+        return v.crib_size if crib else v.hand
+
+    def _ready(self, player: str, crib: bool, cards: frozenset) -> bool:
+        """The whole count lies face up: as many cards as it should hold (a hand: at least those played)."""
+        if len(cards) != self._expected(crib):
+            return False
+        if crib:
+            return True
+        return set(self.game.played(player)) <= cards or len(cards) == self._expected(crib)
+
+    def _show(self, player: str, crib: bool, zone: str, cards) -> bool:
+        """Show these cards for the count now due; a hand that is not the cards played is said aloud."""
+        game = self.game
+        ordered = tuple(sorted(cards))
+        try:
+            game.verify_show(player, ordered)
+        except HandDiffersError:
+            self.step.notice(trouble.hand_differs(player, ordered, game.played(player), zone))
+            return False
+        except IllegalActionError as exc:
+            self.step.notice(trouble.refused(str(exc), zone))
+            return False
+        except CribbageError as exc:
+            self.step.notice(dev.Notice("duplicate", trouble.refused(str(exc)).text, zone))
+            return False
+        self.step.act(game.show, player, ordered)
+        return True
+
+    def _dispute_subject(self):
+        """The count shown now (before its claim), else the last one claimed this round."""
+        game = self.game
+        if game.starter is None:
+            return None
+        for e in reversed(game.events):
+            if isinstance(e, ev.HandShown):
+                return e.player, e.cards, e.crib
+            if isinstance(e, (ev.RoundStarted, ev.GameStarted)):
+                return None
+        return None
 
 
 def readout(player: str, cards, starter: Card, crib: bool) -> dev.DisputeReadout:
+    """A dispute's answer: the cards seen, the starter, and the count's full breakdown."""
     score = score_show(tuple(cards), starter, crib=crib)
     names = ", ".join(f"the {c.name}" for c in cards)
     what = "the crib" if crib else f"{player}'s hand"
