@@ -86,12 +86,12 @@ def score_reads(scene, recognitions) -> tuple[list[tuple], list]:
     "right", "wrong", "unreadable", "missed"; [(recognition, card under it or None)] reported where no
     such card is, or reporting again a card already reported: one card read twice is a wrong report).
     """
-    from vision.crops import INDEX_REGION, region_quad
+    from vision.crops import index_centre
 
     reads_on: dict[int, list] = defaultdict(list)
     extra = []
     for rec in recognitions:
-        j = place_of(scene, region_quad(rec.quad, INDEX_REGION).mean(axis=0))
+        j = place_of(scene, index_centre(rec.quad))
         truth = None if j is None else scene.cards[j]
         if truth is not None and truth.card is not None and truth.index_visible:
             reads_on[j].append(rec)

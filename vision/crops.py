@@ -46,6 +46,11 @@ def region_quad(quad: np.ndarray, region: tuple[float, float, float, float]) -> 
     return cv2.perspectiveTransform(pts, card_to_image(quad))[0]
 
 
+def index_centre(quad: np.ndarray) -> np.ndarray:
+    """The centre of the index crop cut at the outline's first corner, in image pixels."""
+    return region_quad(quad, INDEX_REGION).mean(axis=0)
+
+
 def warp_region(image: np.ndarray, corners: np.ndarray, width: int, height: int) -> np.ndarray:
     """Warp the quadrilateral `corners` of image to an upright width x height patch, anti-aliased."""
     corners = np.asarray(corners, np.float32).reshape(4, 2)

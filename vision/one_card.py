@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.crops import INDEX_REGION, region_quad
+from vision.crops import index_centre
 from vision.types import Recognition
 
 INSIDE = 0.8          # share of a report's outline inside a larger one that makes it that card's print
@@ -67,16 +67,16 @@ def across_the_card(a: Recognition, b: Recognition) -> np.ndarray | None:
     if float(np.dot(their_down, down_unit)) > OPPOSITE * float(np.linalg.norm(their_down)):
         return None
     to_b = b.quad[0] - corner
-    long_side, short_side = float(np.dot(to_b, down_unit)), float(np.dot(to_b, across_unit))
-    if long_side <= 0 or short_side <= 0 or not SHAPE[0] <= short_side / long_side <= SHAPE[1]:
+    length, width = float(np.dot(to_b, down_unit)), float(np.dot(to_b, across_unit))
+    if length <= 0 or width <= 0 or not SHAPE[0] <= width / length <= SHAPE[1]:
         return None
-    return np.float32([corner, corner + short_side * across_unit,
-                       corner + short_side * across_unit + long_side * down_unit, corner + long_side * down_unit])
+    return np.float32([corner, corner + width * across_unit,
+                       corner + width * across_unit + length * down_unit, corner + length * down_unit])
 
 
 def index_on(rec: Recognition, other: Recognition) -> bool:
     """Whether the index rec was read at lies on other's outline."""
-    centre = region_quad(rec.quad, INDEX_REGION).mean(axis=0)
+    centre = index_centre(rec.quad)
     return cv2.pointPolygonTest(np.asarray(other.quad, np.float32), (float(centre[0]), float(centre[1])), False) > 0
 
 

@@ -24,8 +24,8 @@ import numpy as np
 
 from vision import second_look
 from vision.classifier import CardClassifier
-from vision.crops import INDEX_REGION, region_quad
-from vision.one_card import one_report_per_card
+from vision.crops import index_centre
+from vision.one_card import area, one_report_per_card, overlap
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 
@@ -72,14 +72,10 @@ def orderings(candidate) -> list[np.ndarray]:
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads, in pixels."""
-    a32 = np.asarray(a, np.float32)
-    b32 = np.asarray(b, np.float32)
-    area_a = abs(cv2.contourArea(a32))
-    area_b = abs(cv2.contourArea(b32))
+    area_a, area_b = area(a), area(b)
     if area_a <= 0 or area_b <= 0:
         return 0.0
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    inter = max(float(inter), 0.0)
+    inter = overlap(a, b)
     union = area_a + area_b - inter
     return inter / union if union > 0 else 0.0
 
@@ -302,11 +298,6 @@ def same_place(a: Recognition, b: Recognition) -> bool:
     if not apart(a.quad[0], b.quad[0], CORNERS_APART):
         return not apart(index_centre(a.quad), index_centre(b.quad), INDEXES_APART)
     return not (apart(a.quad[0], b.quad[2], CORNERS_APART) and apart(a.quad[2], b.quad[0], CORNERS_APART))
-
-
-def index_centre(quad: np.ndarray) -> np.ndarray:
-    """The centre of the index crop cut at the outline's first corner, in image pixels."""
-    return region_quad(quad, INDEX_REGION).mean(axis=0)
 
 
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
