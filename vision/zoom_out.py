@@ -3,9 +3,9 @@
 The finder and the index-corner detector look for cards of the sizes a camera over a card table sees.
 A card held close, or a phone photo of one card, may be larger than they find: its face wider than the
 window the finder measures brightness in, its index larger than any the detector learned, its outline
-cut by the frame's edge. Shrunk onto a canvas of the frame's
-shape, filled with the table's colour round it, the same card is of a size they know. Its outlines are
-mapped back to the frame's pixels, so the index crops are still cut at full resolution.
+cut by the frame's edge. Shrunk onto a canvas of the frame's shape, filled with the table's colour
+round it, the same card is of a size they know. Its outlines are mapped back to the frame's pixels,
+so the index crops are still cut at full resolution.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class ZoomingOutFinder:
             canvas, offset = on_canvas(view, shrink)
             return in_frame(self.inner(canvas), offset, shrink * fit)
         found = in_frame(self.inner(view), np.float32([0, 0]), fit)
-        if not self.worth_zooming_out(view, found):
+        if not self.worth_zooming_out(image, found):  # found: in the frame's pixels
             return found
         canvas, offset = on_canvas(view, self.shrink)
         return found + in_frame(self.inner(canvas), offset, self.shrink * fit)
