@@ -4,8 +4,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.finder import (Candidate, _intersect, _median, _one_card, _quad_from_hull, _refine, find_cards,
-                           find_cards_and_patches)
+from vision.finder import Candidate, find_cards, find_cards_and_patches
+from vision.finder.fitting import _quad_from_hull, _refine
+from vision.finder.quads import intersect
+from vision.finder.sizes import one_card
+from vision.finder.snapping import _median
 from vision.render.backgrounds import TEXTURES, make_background
 from vision.render.decks import HELD_OUT_DECKS
 from vision.render.scenes import make_scene
@@ -140,12 +143,12 @@ def test_a_short_row_shaped_like_a_card_is_split_where_the_frames_card_length_is
 
 
 def test_a_card_shaped_blob_of_the_frames_card_length_is_spared_the_row_check(monkeypatch):
-    import vision.finder
+    import vision.finder.pipeline
 
     scene = short_row_and_lone_card()
     checked = []
-    split_row = vision.finder._split_row
-    monkeypatch.setattr(vision.finder, "_split_row",
+    split_row = vision.finder.pipeline.split_row
+    monkeypatch.setattr(vision.finder.pipeline, "split_row",
                         lambda image, outline, *args, **kwargs: checked.append(outline.mean(axis=0)) or
                         split_row(image, outline, *args, **kwargs))
     lone = scene.cards[3].quad.mean(axis=0)
@@ -162,11 +165,11 @@ def test_a_card_shaped_blob_of_the_frames_card_length_is_spared_the_row_check(mo
 
 def test_one_card_is_of_the_frames_length_and_not_of_a_rows_shape():
     card = np.float32([[0, 0], [150, 0], [150, 210], [0, 210]])
-    assert _one_card(card, 210.0) and _one_card(card, 200.0)
-    assert not _one_card(card, 150.0)  # a row's cards would be as long as its short side
-    assert not _one_card(card, 260.0)
+    assert one_card(card, 210.0) and one_card(card, 200.0)
+    assert not one_card(card, 150.0)  # a row's cards would be as long as its short side
+    assert not one_card(card, 260.0)
     square = np.float32([[0, 0], [190, 0], [190, 210], [0, 210]])
-    assert not _one_card(square, 210.0)  # as near a row of cards as long as its short side
+    assert not one_card(square, 210.0)  # as near a row of cards as long as its short side
 
 
 def test_index_corners_in_rendered_rows_are_mostly_found():
@@ -236,10 +239,10 @@ def test_the_finders_quick_median_and_line_crossings_agree_with_numpys():
             continue
         crossing = p + np.linalg.solve(m, q - p)[0] * u
         lines = [(p, u), (q, v)] * 2
-        got = _intersect(lines, square, slack=1e9)
+        got = intersect(lines, square, slack=1e9)
         assert np.allclose(got[1], crossing, atol=1e-4) and np.allclose(got[3], crossing, atol=1e-4)
     parallel = [(np.float32([0, 0]), np.float32([1, 0])), (np.float32([0, 5]), np.float32([1, 0]))] * 2
-    assert _intersect(parallel, square) is square
+    assert intersect(parallel, square) is square
 
 
 def test_refining_a_rounded_cards_outline_finds_its_square_corners():
