@@ -23,7 +23,7 @@ from bench.machine import pin_to_one_core
 from cribbage._score_ranks import clear_memo
 from cribbage.cards import FULL_DECK
 from cribbage.coach import lay_aways
-from cribbage.show import score_show, show_total
+from cribbage.show_score import score_show, show_total
 from cribbage.stats import hand_distribution
 
 SEED = 20261122

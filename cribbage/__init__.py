@@ -8,8 +8,8 @@ from .cards import FULL_DECK, Card, check_unique, format_cards, parse_cards
 from .errors import (CribbageError, DuplicateCardError, HandDiffersError, IllegalActionError,
                      IllegalPlayError, InvalidCardError, NotYourLeadError, OverCountError)
 from .coach import LayAway, lay_aways
-from .play import PlayScore, score_play, series_count
-from .show import ScoreItem, ShowScore, score_show, show_total
+from .play_score import PlayScore, score_play, series_count
+from .show_score import ScoreItem, ShowScore, score_show, show_total
 from .variants import VARIANTS, Options, Variant
 from .game import Game
 

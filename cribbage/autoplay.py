@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from . import events as ev
 from .cards import FULL_DECK, Card
 from .game import Game
-from .play import MAX_COUNT
+from .play_score import MAX_COUNT
 from .variants import Options, Variant, variant_named
 
 

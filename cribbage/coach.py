@@ -20,7 +20,7 @@ from math import comb
 from ._score_ranks import RANK_BIT, pattern_points
 from .cards import FULL_DECK, JACK, Card, parse_cards
 from .errors import InvalidCardError
-from .show import CRIB_SIZE
+from .show_score import CRIB_SIZE
 
 # Cards laid away by the dealt hand's size when not given: six-card and seven-card deals lay two
 # away; five cards (three or four players) lay one away. Five-card cribbage (five dealt, two laid

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, is_dataclass
 
 from .cards import Card
 from .errors import CribbageError
-from .show import ScoreItem
+from .show_score import ScoreItem
 from .variants import Options
 
 
@@ -105,7 +105,7 @@ class GoSaid(Event):
 
 @dataclass(frozen=True)
 class CardPlayed(Event):
-    """A card in a player's seat: the count it made and what it pegged (play.PlayScore's fields).
+    """A card in a player's seat: the count it made and what it pegged (play_score.PlayScore's fields).
     new_series: it led a fresh count."""
     player: str
     card: Card
@@ -115,7 +115,7 @@ class CardPlayed(Event):
     new_series: bool = False
 
     def announcement(self) -> str:
-        from .play import PlayScore
+        from .play_score import PlayScore
         return PlayScore(self.count, self.points, self.reasons).announcement()
 
 

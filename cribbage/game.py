@@ -19,8 +19,8 @@ from . import events as ev
 from .cards import JACK, Card, check_unique
 from .errors import CribbageError, DuplicateCardError, IllegalActionError, IllegalPlayError
 from .game_state import PHASES, GameState, Pegs
-from .show import ShowScore
-from .showing import check_cards, check_crib_cards, count_of, order_error
+from .show_score import ShowScore
+from .show_state import check_cards, check_crib_cards, count_of, order_error
 from .variants import Options, Variant, margin, variant_named
 
 __all__ = ["Game", "Pegs", "PHASES"]

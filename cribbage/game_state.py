@@ -14,8 +14,8 @@ from typing import Iterable, Self
 from . import events as ev
 from .cards import Card
 from .errors import CribbageError, IllegalActionError
-from .pegging import PlayState
-from .showing import ShowState
+from .play_state import PlayState
+from .show_state import ShowState
 from .variants import Options, Variant, target_of, variant_named
 
 PHASES = ("cut", "deal", "starter", "play", "show", "over")

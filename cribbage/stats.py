@@ -24,7 +24,7 @@ from math import comb
 from ._score_ranks import RANK_BIT, pattern_points
 from .cards import JACK, SUIT_LETTERS, Card
 from .errors import InvalidCardError
-from .show import HAND_SIZES
+from .show_score import HAND_SIZES
 
 TOTAL_FOUR_CARD_HANDS = comb(52, 4) * 48  # 12,994,800
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Iterable
 from cribbage.cards import Card
 from cribbage.errors import DuplicateCardError, IllegalActionError, IllegalPlayError, NotYourLeadError
 from cribbage.game import Game
-from cribbage.play import MAX_COUNT
+from cribbage.play_score import MAX_COUNT
 from device import device_events as dev
 from device import trouble
 from device.seating import Seating

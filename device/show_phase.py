@@ -16,7 +16,7 @@ from cribbage import events as ev
 from cribbage.cards import Card
 from cribbage.errors import CribbageError, HandDiffersError, IllegalActionError
 from cribbage.game import Game
-from cribbage.show import score_show
+from cribbage.show_score import score_show
 from cribbage.words import number_word
 from device import device_events as dev
 from device import trouble

@@ -22,7 +22,7 @@ from cribbage import events as ev
 from cribbage.autoplay import Autoplay
 from cribbage.cards import Card
 from cribbage.errors import CribbageError, NotYourLeadError, OverCountError
-from cribbage.play import MAX_COUNT
+from cribbage.play_score import MAX_COUNT
 from device.panel import PanelEvent
 from vision.zone_names import CENTRE, seat
 

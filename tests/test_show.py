@@ -23,7 +23,7 @@ def kinds(score):
 
 
 def reference_total(hand, starter, crib=False):
-    """Textbook counting, combination by combination, written independently of cribbage.show."""
+    """Textbook counting, combination by combination, written independently of cribbage.show_score."""
     cards = list(hand) + [starter]
     points = 0
     for size in range(2, len(cards) + 1):

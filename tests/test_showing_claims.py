@@ -8,7 +8,7 @@ import pytest
 
 from cribbage import Card, DuplicateCardError, HandDiffersError, IllegalActionError
 from cribbage import events as ev
-from cribbage.show import score_show
+from cribbage.show_score import score_show
 from test_game_flow import at_play, kinds, play_all
 
 BOB = ["5C", "5D", "TC", "4S"]

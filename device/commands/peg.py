@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from cribbage.play import score_play
+from cribbage.play_score import score_play
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

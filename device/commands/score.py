@@ -14,7 +14,7 @@ import sys
 
 from cribbage.cards import Card
 from cribbage.errors import CribbageError
-from cribbage.show import score_show, show_total
+from cribbage.show_score import score_show, show_total
 from device.errors import UsageError
 
 

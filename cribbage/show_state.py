@@ -2,7 +2,7 @@
 
 Strictly in order (Hoyle): the hands from the dealer's left round to the dealer, then the crib. The
 order matters because the game ends the moment a peg reaches the target. Each count is shown (the
-cards seen) and then claimed; the engine compares the claim with the true count (show.score_show).
+cards seen) and then claimed; the engine compares the claim with the true count (show_score.score_show).
 Hoyle on a wrong number of cards: a hand, the opponent pegs 2; the crib, the non-dealer pegs 2.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, format_cards
 from .errors import DuplicateCardError, HandDiffersError
-from .show import ShowScore, score_show
+from .show_score import ShowScore, score_show
 
 
 @dataclass(frozen=True)

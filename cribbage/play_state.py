@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card
 from .errors import IllegalActionError, IllegalPlayError, NotYourLeadError, OverCountError
-from .play import MAX_COUNT, score_play
+from .play_score import MAX_COUNT, score_play
 
 
 @dataclass
