@@ -53,3 +53,13 @@ def test_camera_and_hardware_libraries_are_not_imported_at_module_top():
 def test_nothing_the_device_runs_imports_torch():
     """Inference is onnxruntime only: torch may appear in models/training/ and nowhere else."""
     assert [str(p.relative_to(ROOT)) for p in runtime_modules() if "torch" in imports_of(p)] == []
+
+
+def test_the_controller_and_the_config_import_no_opencv():
+    """Zone names, table events and the camera-source rule live in standard-library modules so that
+    the game's logic and the config load (and are tested) without OpenCV or numpy."""
+    import subprocess
+
+    code = "import sys, device.controller, device.config; print(sorted({'cv2', 'numpy'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
