@@ -1,7 +1,7 @@
 """The game controller: what the table and the panel say, turned into game actions, journaled, shown.
 
-Inputs come one step at a time — the changes of the stable table after a frame (vision.tracker
-ZoneEvents with the TableState), a dark frame, or one panel press. Each step's events (the game's,
+Inputs come one step at a time — the changes of the stable table after a frame (ZoneEvents with
+the tracker's TableState), a dark frame, or one panel press. Each step's events (the game's,
 plus the device's own notices) are written to the journal in one synced transaction, and only then
 handed to the presenter (board, voice, text). So a restart, which rebuilds the game from the
 journal, never has less than the players saw.
