@@ -11,8 +11,10 @@ import numpy as np
 
 from vision.finder.quads import CARD_ASPECT, to_full
 
-BRIGHTER_BY = (1.06, 1.2)     # a card is this much brighter than the local mean of the table ...
-BRIGHTER_PLUS = 5            # ... plus this many grey levels
+BRIGHTER_BY = (1.06, 1.2, 1.4)  # a card is this much brighter than the local mean of the table ...
+BRIGHTER_PLUS = 5            # ... plus this many grey levels (the strictest level parts a white card
+#                              from the pale streaks of wood grain or carpet that touch it)
+PATCH_LEVEL = 1              # the level whose blobs are the bright patches read again (find_cards_and_patches)
 PATCH_MIN = 0.5              # a bright patch (find_cards_and_patches) spans at least this share of the
 #                              smallest card's long side (a card's face cut by shade or glare is smaller),
 PATCH_ASPECT = 0.4           # and its box is at least this share as wide as long (a card's, however

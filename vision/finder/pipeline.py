@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from vision.finder.candidate import Candidate
-from vision.finder.cues import (BRIGHTER_BY, bright_blobs, edge_loops, local_mean, patch_sized, to_full_box,
+from vision.finder.cues import (BRIGHTER_BY, PATCH_LEVEL, bright_blobs, edge_loops, local_mean, patch_sized, to_full_box,
                                  whiteness)
 from vision.finder.fitting import CardFits
 from vision.finder.outlines import distinct, runs_out_of_view
@@ -71,7 +71,7 @@ def find_cards_and_patches(image: np.ndarray, card_length: float | None = None) 
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     mean = local_mean(chan, lo_side)
     cues = [bright_blobs(chan, mean, lo_side, by) for by in BRIGHTER_BY] + [edge_loops(chan, lo_side)]
-    patches = [to_full_box(contour, scale) for contour in cues[len(BRIGHTER_BY) - 1]
+    patches = [to_full_box(contour, scale) for contour in cues[PATCH_LEVEL]
                if patch_sized(contour, lo_side, hi_side)]
     fit = CardFits(lo_side, hi_side)
     outlines, others = distinct(cues, fit)
