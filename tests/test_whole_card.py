@@ -85,7 +85,7 @@ def test_a_missing_model_says_how_to_build_it(tmp_path):
 
 
 def test_a_corrupt_file_or_another_model_is_refused_by_name(tmp_path):
-    from vision.whole_card import MODELS_DIR
+    from models import MODELS_DIR
 
     path = tmp_path / "whole_card.onnx"
     path.write_bytes(b"not a model")

@@ -8,17 +8,16 @@ player a second to re-place it; a card read wrong is a false accusation of an ov
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
 from cribbage.cards import Card
+from models import MODELS_DIR
 from vision.errors import ModelError
-from vision.onnx_session import open_session
+from vision.onnx_session import open_session, read_settings
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "cards.onnx"
 BACKGROUND = "background"
 
@@ -30,12 +29,7 @@ def labels_path_for(model_path: Path) -> Path:
 
 def load_labels(path: Path) -> dict:
     """Read and check labels.json; a missing or malformed file is a ModelError saying which."""
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelError(f"card model labels {path} are missing: run `make model` to build them") from None
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"card model labels {path} cannot be read: {exc}") from None
+    meta = read_settings(path, "card model labels")
     for key in ("labels", "temperature", "threshold"):
         if key not in meta:
             raise ModelError(f"card model labels {path} lack '{key}': rebuild with `make model`")

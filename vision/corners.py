@@ -41,7 +41,6 @@ y (0..1), across x y, down x y.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -51,11 +50,11 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
+from models import MODELS_DIR
 from vision.crops import parallelogram
 from vision.errors import ModelError
-from vision.onnx_session import open_session
+from vision.onnx_session import open_session, read_settings
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "corners.onnx"
 INPUT_WIDTH = 512        # the frame is shrunk to this many pixels across (aspect kept) in training;
 #                          a model's own width is in its settings (input_width)
@@ -122,13 +121,10 @@ class CornerDetector:
         self.model_path = Path(model_path) if model_path is not None else DEFAULT_MODEL
         if not self.model_path.is_file():
             raise ModelError(f"corner model {self.model_path} is missing: run `make model` to build it")
+        meta = read_settings(meta_path_for(self.model_path), "corner model settings")
         try:
-            meta = json.loads(meta_path_for(self.model_path).read_text(encoding="utf-8"))
             self.threshold = float(meta["threshold"] if threshold is None else threshold)
-        except FileNotFoundError:
-            raise ModelError(f"corner model settings {meta_path_for(self.model_path)} are missing: "
-                             "run `make model` to build them") from None
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"corner model settings {meta_path_for(self.model_path)} cannot be read: "
                              f"{exc}") from None
         try:

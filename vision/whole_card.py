@@ -17,11 +17,11 @@ from typing import Sequence
 import numpy as np
 
 from cribbage.cards import Card
+from models import MODELS_DIR
 from vision.crops import warp_card
 from vision.errors import ModelError
 from vision.onnx_session import open_session
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "whole_card.onnx"
 SUITS = "CDHS"
 GROUPS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "court")
