@@ -48,11 +48,8 @@ def side_lengths(quad: np.ndarray) -> np.ndarray:
     return np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
 
 
-def orientation_unsure(candidate, quad: np.ndarray) -> bool:
-    """True when the finder says so, or when the outline is too square to tell long side from short."""
-    flag = getattr(candidate, "orientation_sure", None)
-    if flag is not None:
-        return not flag
+def orientation_unsure(quad: np.ndarray) -> bool:
+    """True when the outline is too square to tell its long side from its short."""
     sides = side_lengths(quad)
     short = (sides[0] + sides[2]) / 2.0
     long = (sides[1] + sides[3]) / 2.0
@@ -66,7 +63,7 @@ def orderings(candidate) -> list[np.ndarray]:
     if offered:
         return [np.asarray(q, np.float32).reshape(4, 2) for q in offered]
     quad = np.asarray(candidate.quad, np.float32).reshape(4, 2)
-    steps = (0, 1, 2, 3) if orientation_unsure(candidate, quad) else (0, 2)
+    steps = (0, 1, 2, 3) if orientation_unsure(quad) else (0, 2)
     return [rotate_quad(quad, s) for s in steps]
 
 
