@@ -87,15 +87,18 @@ class ZoomingOutFinder:
 
 
 def shrunk(image: np.ndarray, fit: float) -> np.ndarray:
-    """The image scaled by fit (at most 1): halved by pyramid steps while over twice the size wanted
-    (a tenth of the time of one area-averaging resize of a phone's photo), then area-averaged."""
+    """The image scaled by fit (at most 1): halved by pyramid steps (each blurs before it halves) while
+    over twice the size wanted, then resized the rest of the way, less than twice, linearly: a phone's
+    photo in a fifth of the time of one area-averaging resize."""
     if fit >= 1.0:
         return image
     h, w = image.shape[:2]
     size = (max(1, round(w * fit)), max(1, round(h * fit)))
+    if image.shape[1] < 2 * size[0] or image.shape[0] < 2 * size[1]:
+        return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     while image.shape[1] >= 2 * size[0] and image.shape[0] >= 2 * size[1]:
         image = cv2.pyrDown(image)
-    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
 
 
 def in_frame(candidates: Sequence, offset: np.ndarray, scale: float) -> list:
