@@ -52,8 +52,8 @@ def latency(folder: Path, steps: int = 120) -> list[float]:
     """Seconds from a card's first frame to its announcement, for each card the device announced."""
     from device.app import Device, Parts
     from device.config import load_config
-    from device.simframes import write_replay
-    from device.simtable import TableStep
+    from sim.frames import write_replay
+    from sim.table_script import TableStep
     from vision.sources.replay import ReplaySource
 
     frames = folder / "latency-frames"
@@ -97,7 +97,7 @@ def latency(folder: Path, steps: int = 120) -> list[float]:
 
 def run_process(folder: Path) -> tuple[float | None, list[float]]:
     """(seconds from start to 'ready', resident memory samples in MB) of `muggins run` on a replay."""
-    from device.simframes import write_replay
+    from sim.frames import write_replay
 
     frames = folder / "run-frames"
     write_replay(6, frames, steps=60, frames_per_step=5)

@@ -22,9 +22,9 @@ import numpy as np
 
 from bench.machine import describe, pin_to_one_core
 from bench.bench_vision import bench_finder
-from vision.render.backgrounds import TEXTURES
-from vision.render.decks import HELD_OUT_DECKS
-from vision.render.scenes import SCENE_KINDS, make_scene
+from sim.render.backgrounds import TEXTURES
+from sim.render.decks import HELD_OUT_DECKS
+from sim.render.scenes import SCENE_KINDS, make_scene
 
 CORNER_TOLERANCE = 6.0
 INDEX_TOLERANCE = 10.0

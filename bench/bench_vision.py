@@ -48,8 +48,8 @@ VALIDATION_SCALE = 0.3      # ten validation decks: 0.3 of the scenes per deck k
 def bench_decks() -> tuple[str, tuple[str, ...], float]:
     """Which decks are read ("held-out", or the "validation" font decks), the decks, and the share of
     SCENES read of each."""
-    from vision.render.decks import HELD_OUT_DECKS
-    from vision.render.fontdecks import font_deck_names
+    from sim.render.decks import HELD_OUT_DECKS
+    from sim.render.fontdecks import font_deck_names
 
     choice = os.environ.get("MUGGINS_BENCH_DECKS", "held-out")
     if choice == "validation":
@@ -117,7 +117,7 @@ def score_reads(scene, recognitions) -> tuple[list[tuple], list]:
 def evaluate(recognizer, decks, counts, log=print, card_share: tuple[float, float] | None = None) -> dict:
     """Tallies per (deck, kind): right, wrong, unreadable, missed, phantom (reported on no card).
     card_share: the cards' long side as a share of the frame height (None: the scenes' own range)."""
-    from vision.render.scenes import CARD_HEIGHT_SHARE, make_scene
+    from sim.render.scenes import CARD_HEIGHT_SHARE, make_scene
 
     share = card_share or CARD_HEIGHT_SHARE
     seed = [SEED] if card_share is None else [SEED, round(1000 * card_share[0]), round(1000 * card_share[1])]
@@ -181,7 +181,7 @@ def _row(deck: str, kind: str, t: Counter) -> None:
 
 def six_card_frames(n: int, deck: str) -> list[np.ndarray]:
     """n rendered 1280x720 frames of separate cards holding exactly six cards."""
-    from vision.render.scenes import make_scene
+    from sim.render.scenes import make_scene
 
     rng = np.random.default_rng([SEED, 99])
     frames = []

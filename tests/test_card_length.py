@@ -11,8 +11,8 @@ import pytest
 from device.calibration import card_length, save_setting
 from device.config import load_config
 from device.errors import ConfigError, UsageError
+from sim.render.scenes import make_scene
 from vision.recognizer import Recognizer
-from vision.render.scenes import make_scene
 
 
 def one_card_scene(seed: int, share: tuple[float, float]):

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from cribbage.cards import FULL_DECK
+from sim.render.decks import HELD_OUT_DECKS
+from sim.render.faces import load_face
 from vision.classifier import DEFAULT_MODEL, CardClassifier, labels_path_for
 from vision.crops import INDEX_HEIGHT, INDEX_WIDTH, index_crop
 from vision.errors import ModelError
-from vision.render.decks import HELD_OUT_DECKS
-from vision.render.faces import load_face
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,8 @@ from device.app import Device, Parts
 from device.config import GameConfig, load_config
 from device.journal import JOURNAL_NAME, read_entries
 from device.panel import PanelEvent
-from device.simframes import TablePainter
-from device.simtable import TableStep, build_script
+from sim.frames import TablePainter
+from sim.table_script import TableStep, build_script
 from vision.errors import CameraError
 from vision.sources.fake import ScriptedSource
 from vision.types import Recognition

@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 
 from models.training.corner_data import scene_view, targets
+from sim.render.scenes import make_scene
 from vision.corners import (DEFAULT_MODEL, PATCH_ZOOM, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit,
                             card_length, card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window,
                             row_down, row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
 from vision.errors import ModelError
 from vision.finder import find_cards
-from vision.render.scenes import make_scene
 
 
 def perfect_output(corners: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -354,7 +354,7 @@ def test_the_committed_detector_finds_held_out_decks_index_corners(detector, kin
     committed model does (MODEL_CARD.md); the classifier, not the detector, refuses what is no card.
     Rows read again enlarged find more of them."""
     from models.training.corners import matches
-    from vision.render.decks import HELD_OUT_DECKS
+    from sim.render.decks import HELD_OUT_DECKS
 
     finder = CornerFinder(detector, lambda image: [])
     found = total = false = zoomed = 0

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from cribbage.cards import Card
+from sim.render.faces import load_face
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad, warp_card
-from vision.render.faces import load_face
 
 
 def upright(deck="tigullio-international", card=Card(10, "H")):

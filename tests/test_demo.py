@@ -14,7 +14,7 @@ from device import device_events as dev
 from device.config import GameConfig
 from device.controller import Controller
 from device.journal import JOURNAL_NAME, Journal
-from device.simtable import PressStep, TableStep, build_script
+from sim.table_script import PressStep, TableStep, build_script
 from vision.tracker import TableState
 from vision.zone_events import ZoneEvent
 

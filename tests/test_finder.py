@@ -4,15 +4,15 @@ import cv2
 import numpy as np
 import pytest
 
+from sim.render.backgrounds import TEXTURES, make_background
+from sim.render.decks import HELD_OUT_DECKS
+from sim.render.scenes import make_scene
+from sim.render.table import Placement, compose
 from vision.finder import Candidate, find_cards, find_cards_and_patches
 from vision.finder.fitting import _quad_from_hull, _refine
 from vision.finder.quads import intersect
 from vision.finder.sizes import one_card
 from vision.finder.snapping import _median
-from vision.render.backgrounds import TEXTURES, make_background
-from vision.render.decks import HELD_OUT_DECKS
-from vision.render.scenes import make_scene
-from vision.render.table import Placement, compose
 from cribbage.cards import Card
 
 SIZE = (1280, 720)

@@ -8,10 +8,10 @@ import pytest
 pytest.importorskip("PIL", reason="font decks are drawn with Pillow (pip install -e '.[test]')")
 
 from cribbage.cards import Card  # noqa: E402
+from sim.render import fontdecks  # noqa: E402
+from sim.render.decks import HELD_OUT_DECKS  # noqa: E402
 from vision.crops import index_crop  # noqa: E402
 from vision.errors import VisionError  # noqa: E402
-from vision.render import fontdecks  # noqa: E402
-from vision.render.decks import HELD_OUT_DECKS  # noqa: E402
 
 # Court pictures come from training decks in `make model`; the committed asset decks stand in here,
 # so the tests need no apt package.
@@ -61,7 +61,7 @@ def test_a_deck_is_the_same_every_time_and_decks_differ():
 @pytest.mark.parametrize("card", ["AS", "7D", "TC", "KH"])
 def test_index_is_printed_in_both_corners_turned(deck, card):
     face = fontdecks.draw_face(deck, Card.parse(card), PICTURES)
-    from vision.render.faces import FACE_HEIGHT
+    from sim.render.faces import FACE_HEIGHT
 
     assert face.shape[2] == 4 and face.shape[0] == fontdecks.FACE_HEIGHT == FACE_HEIGHT
     quad = face_quad(face)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from cribbage.cards import Card
-from vision.render.decks import HELD_OUT_DECKS
-from vision.render.scenes import make_scene
+from sim.render.decks import HELD_OUT_DECKS
+from sim.render.scenes import make_scene
 
 
 def muggins(*args):

@@ -8,10 +8,10 @@ import pytest
 
 from bench.bench_vision import score_reads
 from cribbage.cards import Card
+from sim.render.decks import HELD_OUT_DECKS
+from sim.render.scenes import make_scene
 from vision.finder import Candidate
 from vision.recognizer import Recognizer, drop_overlaps
-from vision.render.decks import HELD_OUT_DECKS
-from vision.render.scenes import make_scene
 from vision.types import Recognition
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 
 from cribbage.cards import Card
+from sim.render import faces
+from sim.render.backgrounds import TEXTURES, make_background
+from sim.render.decks import EXCLUDED_DECKS, HELD_OUT_DECKS, element_id
+from sim.render.scenes import SCENE_KINDS, make_scene
+from sim.render.table import Placement, compose
 from vision.errors import VisionError
-from vision.render import faces
-from vision.render.backgrounds import TEXTURES, make_background
-from vision.render.decks import EXCLUDED_DECKS, HELD_OUT_DECKS, element_id
-from vision.render.scenes import SCENE_KINDS, make_scene
-from vision.render.table import Placement, compose
 
 DECK = HELD_OUT_DECKS[0]
 

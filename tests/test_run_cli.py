@@ -65,7 +65,7 @@ driver = "simulated"
 
 
 def test_calibrate_without_a_screen_writes_a_picture(tmp_path):
-    from device.simframes import write_replay
+    from sim.frames import write_replay
 
     write_replay(2, tmp_path / "frames", steps=3, frames_per_step=1)
     cfg = write_config(tmp_path / "m.toml", f"""[camera]
@@ -80,7 +80,7 @@ source = "replay:{tmp_path}/frames"
 @pytest.mark.slow
 @pytest.mark.skipif(not MODEL.is_file(), reason="models/cards.onnx is not built yet")
 def test_run_on_a_replay_plays_and_journals_then_resumes(tmp_path):
-    from device.simframes import write_replay
+    from sim.frames import write_replay
 
     write_replay(1, tmp_path / "frames", steps=16, frames_per_step=7)
     cfg = write_config(tmp_path / "m.toml", f"""state_dir = "{tmp_path}/state"

@@ -56,8 +56,8 @@ def likeness(crop: np.ndarray, face: np.ndarray) -> float:
 
 def test_each_lone_card_of_a_separate_scene_is_cut_whole_twice_and_a_row_gives_none():
     from models.training.dataset import WHOLE_COPIES, whole_card_crops
-    from vision.render.scenes import make_scene
-    from vision.render.faces import load_face
+    from sim.render.scenes import make_scene
+    from sim.render.faces import load_face
     from vision.whole_card import HEIGHT, WIDTH, class_of
 
     rng = np.random.default_rng(5)

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from cribbage.cards import Card
+from sim.render.decks import HELD_OUT_DECKS
+from sim.render.scenes import make_scene
 from vision.errors import ModelError
-from vision.render.decks import HELD_OUT_DECKS
-from vision.render.scenes import make_scene
 from vision.whole_card import GROUPS, SUITS, WholeCardReader, class_of, confirms, refutes
 
 CLASSES = len(SUITS) * len(GROUPS)

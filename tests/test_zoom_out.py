@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from bench.bench_vision import score_reads
+from sim.render.scenes import make_scene
 from vision.finder import Candidate
 from vision.recognizer import Recognizer
-from vision.render.scenes import make_scene
 from vision.zoom_out import ZoomingOutFinder, on_canvas
 
 

@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from device.demo_game import DemoOptions, run_demo
+    from sim.demo_game import DemoOptions, run_demo
 
     return run_demo(DemoOptions(seed=args.seed, speed=args.speed, json=args.json, mute=args.mute,
                                 state_dir=args.state_dir, new_game=args.new_game, deck=args.deck))

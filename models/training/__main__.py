@@ -19,7 +19,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
     p.add_argument("--scenes-per-deck", type=int, default=500, help="rendered scenes per training deck")
     p.add_argument("--font-decks", type=int, default=60,
-                   help="synthetic decks with indices set in system fonts (vision/render/fontdecks.py)")
+                   help="synthetic decks with indices set in system fonts (sim/render/fontdecks.py)")
     p.add_argument("--validation-font-decks", type=int, default=10,
                    help="synthetic decks in fonts no training deck uses, for calibration and the threshold only")
     p.add_argument("--scenes-per-font-deck", type=int, default=50, help="rendered scenes per synthetic deck")
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     from models.training.dataset import BACKGROUND_LABEL, cached_build
     from models.training.decks import scenes_per_deck
     from models.training.train import log
-    from vision.render.fontdecks import is_validation_deck
+    from sim.render.fontdecks import is_validation_deck
 
     torch.set_num_threads(args.threads)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
@@ -96,7 +96,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     from models.training.dataset import BACKGROUND_LABEL, CLASSES
     from models.training.export import export
     from models.training.train import log, train_pair
-    from vision.render.decks import HELD_OUT_DECKS
+    from sim.render.decks import HELD_OUT_DECKS
 
     height, width = data.crops.shape[1:3]
     fitted = train_pair(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],

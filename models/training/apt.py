@@ -1,7 +1,7 @@
 """`python -m models.training.apt`: the Debian packages `make model` needs that are not installed.
 
 Prints them on one line (nothing when all are there, or where dpkg cannot be asked), so the Makefile
-can install them or say what to install. The font list is vision.render.fontdecks.FONT_PACKAGES.
+can install them or say what to install. The font list is sim.render.fontdecks.FONT_PACKAGES.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import shutil
 import subprocess
 import sys
 
-from vision.render.fontdecks import FONT_PACKAGES
+from sim.render.fontdecks import FONT_PACKAGES
 
 MODEL_PACKAGES = ("kdegames-card-data-kf5", "librsvg2-bin", *FONT_PACKAGES)
 

@@ -4,7 +4,7 @@ detector's input, each with the visible index corners of its face-up cards.
 A view is the scene's whole frame, or (half the time) a part of it zoomed up to 1.6 times, so the
 detector meets bigger cards than the scenes lay out; a corner counts only where its whole index lies
 inside the view and is uncovered.  Backs, props, covered corners and the blank corners of a card
-are what it must learn to pass over.  Only vision.render.decks.training_decks() and the training
+are what it must learn to pass over.  Only sim.render.decks.training_decks() and the training
 font decks are ever rendered here.
 """
 
@@ -103,7 +103,7 @@ def targets(corners: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np
 
 
 def _render_job(job: tuple[str, str, int]) -> tuple[np.ndarray, np.ndarray]:
-    from vision.render.scenes import make_scene
+    from sim.render.scenes import make_scene
 
     deck, kind, seed = job
     rng = np.random.default_rng(seed)
@@ -135,7 +135,7 @@ def build(scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet
 
 def cached_build(cache_dir: Path, scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet:
     """build(), kept in cache_dir under a key of everything that shapes the views."""
-    from vision.render.fontdecks import cache_key
+    from sim.render.fontdecks import cache_key
 
     key = json.dumps({"scenes": scenes, "seed": seed, "v": DATA_VERSION, "input": [INPUT_WIDTH, STRIDE],
                       "font_decks": cache_key(list(scenes)), "index": list(INDEX_REGION)}, sort_keys=True)

@@ -216,8 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     from models.training.corner_data import cached_build
     from models.training.decks import scenes_per_deck
     from models.training.train import log
-    from vision.render.decks import HELD_OUT_DECKS
-    from vision.render.fontdecks import is_validation_deck
+    from sim.render.decks import HELD_OUT_DECKS
+    from sim.render.fontdecks import is_validation_deck
 
     torch.set_num_threads(args.threads)
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))

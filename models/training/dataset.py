@@ -10,7 +10,7 @@ and every outline the finder reports on something that is not a face-up card.
 Each separate scene's face-up cards are also cut whole (vision.whole_card), for the whole-card
 network that `python -m models.training` trains after the classifier (models/training/whole_card.py).
 
-Only decks listed by vision.render.decks.training_decks() are ever rendered here.
+Only decks listed by sim.render.decks.training_decks() are ever rendered here.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def bottom_index_is_turned(deck: str) -> bool:
     ancient-egyptians deck prints it upright) that corner shows an upside-down index, where a 6 looks
     like a 9, so training must not label it as the card.
     """
-    from vision.render.faces import load_face
+    from sim.render.faces import load_face
 
     scores = []
     for card in FULL_DECK[::3]:
@@ -248,7 +248,7 @@ def load_finder():
 
 def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One scene's (index crops, labels, whole cards, their classes)."""
-    from vision.render.scenes import make_scene
+    from sim.render.scenes import make_scene
 
     deck, kind, seed, turned_ok = job
     rng = np.random.default_rng(seed)
@@ -310,7 +310,7 @@ def _quiet_worker() -> None:
 def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int,
                  log=print) -> CropSet:
     """build(), kept in cache_dir under a key of everything that shapes the data."""
-    from vision.render.fontdecks import cache_key
+    from sim.render.fontdecks import cache_key
 
     key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
                       "v": DATA_VERSION, "font_decks": cache_key(decks),

@@ -10,8 +10,8 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
                     log) -> dict[str, int] | None:
     """Scenes per deck: every installed training deck, then the synthetic font decks (validation ones
     last). None, with the packages to install said on stderr, when no training deck is installed."""
-    from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
-    from vision.render.fontdecks import font_deck_names, suit_fonts
+    from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
+    from sim.render.fontdecks import font_deck_names, suit_fonts
 
     decks = list(training_decks())
     if not decks:

@@ -1,8 +1,8 @@
 """`muggins demo` put together: a seeded game on a simulated table, through the whole real device.
 
-Script (rules engine autoplay) → frames (held-out deck, vision compositor) → recognizer → tracker →
-controller → journal → board (simulated LED strip, drawn in the terminal) and voice. With a state
-directory the journal survives a kill, and the next run resumes where it stopped.
+Script (rules engine autoplay) → frames (held-out deck, the renderer's compositor) → recognizer →
+tracker → controller → journal → board (simulated LED strip, drawn in the terminal) and voice. With a
+state directory the journal survives a kill, and the next run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from device.journal import JOURNAL_NAME, Journal
 from device.leds.output import open_output
 from device.leds.picture import wants_colour
 from device.presenter import Presenter
-from device.simtable import build_script
-from device.simulation import Pace, Simulation
+from sim.simulation import Pace, Simulation
+from sim.table_script import build_script
 
 SPEEDS = {
     "max": Pace(0.0, False),      # no pauses, nothing spoken (printed only): for tests and timing
@@ -67,8 +67,8 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
 
 
 def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer) -> int:
-    from device.simframes import DEFAULT_DECK, TablePainter
-    from vision.render.decks import HELD_OUT_DECKS
+    from sim.frames import DEFAULT_DECK, TablePainter
+    from sim.render.decks import HELD_OUT_DECKS
 
     deck = options.deck or DEFAULT_DECK
     if deck not in HELD_OUT_DECKS:

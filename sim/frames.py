@@ -2,7 +2,7 @@
 
 Cards of a held-out deck (one the card classifier never trained on) are laid where players lay them
 — a row in front of each player, the starter in the centre, the crib beside the dealer's hand — on
-one table and under one slightly tilted camera for the whole game, with the vision renderer's
+one table and under one slightly tilted camera for the whole game, with the renderer's
 compositor. Each picture depends only on the seed and the step number, so a resumed demo draws
 exactly the frames an uninterrupted one would.
 """
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.simtable import TableStep
-from vision.render.backgrounds import make_background
-from vision.render.camera import tilted_view
-from vision.render.decks import HELD_OUT_DECKS  # noqa: F401 (the choices for --deck)
-from vision.render.table import Placement, compose
+from sim.render.backgrounds import make_background
+from sim.render.camera import tilted_view
+from sim.render.decks import HELD_OUT_DECKS  # noqa: F401 (the choices for --deck)
+from sim.render.table import Placement, compose
+from sim.table_script import TableStep
 from vision.zone_names import CENTRE, seat
 from vision.zones import Zones, default_zones
 
@@ -164,7 +164,7 @@ def write_replay(seed: int, folder, *, steps: int | None = None, frames_per_step
     from pathlib import Path
 
     from device.config import GameConfig
-    from device.simtable import build_script
+    from sim.table_script import build_script
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

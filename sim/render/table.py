@@ -14,11 +14,11 @@ import cv2
 import numpy as np
 
 from cribbage.cards import Card
+from sim.render import camera
+from sim.render.cardlook import card_sprite
+from sim.render.faces import load_face
+from sim.render.props import make_prop
 from vision.crops import INDEX_REGION, region_quad
-from vision.render import camera
-from vision.render.cardlook import card_sprite
-from vision.render.faces import load_face
-from vision.render.props import make_prop
 
 # Share of an index region that must be uncovered and inside the frame for it to count as visible.
 INDEX_VISIBLE_SHARE = 0.9

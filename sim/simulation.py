@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from device.eyes import Eyes
-from device.simtable import PressStep, Script, TableStep
+from sim.table_script import PressStep, Script, TableStep
 from vision.zone_events import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
 
 FPS = 10.0

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from cribbage.cards import FULL_DECK
+from sim.render.backgrounds import TEXTURES, make_background
+from sim.render.camera import tilted_view
+from sim.render.props import PROP_SCALE, PROPS
+from sim.render.table import Placement, Scene, compose
 from vision.errors import VisionError
-from vision.render.backgrounds import TEXTURES, make_background
-from vision.render.camera import tilted_view
-from vision.render.props import PROP_SCALE, PROPS
-from vision.render.table import Placement, Scene, compose
 
 SCENE_KINDS = ("separate", "row", "backs", "empty", "distractors")
 # Card heights as a share of the frame height: a Pi camera over a card table sees cards this big.

@@ -45,7 +45,7 @@ _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsy
                    r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
-FACE_HEIGHT = 350  # vision.render.faces.FACE_HEIGHT (which imports this module): all faces share it
+FACE_HEIGHT = 350  # sim.render.faces.FACE_HEIGHT (which imports this module): all faces share it
 
 
 def cache_key(decks) -> list:
@@ -202,7 +202,7 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
 
 def draw_face(deck: str, card: Card | None, picture_decks: tuple[str, ...]) -> np.ndarray:
     """The face of `card` (None: the back) in font deck `deck` as BGRA uint8, FACE_HEIGHT rows high."""
-    from vision.render.faces import load_face
+    from sim.render.faces import load_face
 
     style = deck_style(deck, picture_decks)
     h = FACE_HEIGHT
@@ -323,7 +323,7 @@ def _draw_pip(face: np.ndarray, suit: str, style: DeckStyle, centre: tuple[float
 
 def _draw_court(face: np.ndarray, card: Card, style: DeckStyle) -> None:
     """The picture of the same court card of a training deck, often inside a frame."""
-    from vision.render.faces import load_face
+    from sim.render.faces import load_face
 
     h, w = face.shape[:2]
     source = load_face(style.court_deck, card)

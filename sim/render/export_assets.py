@@ -1,6 +1,6 @@
-"""Write the held-out decks' faces under vision/assets/faces/, so a machine without the SVG package works.
+"""Write the held-out decks' faces under sim/assets/faces/, so a machine without the SVG package works.
 
-Run where kdegames-card-data-kf5 is installed:  python -m vision.render.export_assets
+Run where kdegames-card-data-kf5 is installed:  python -m sim.render.export_assets
 Each deck gets <CARD>.jpg (and BACK.jpg) plus one mask.png, the median alpha of all its faces
 (every face of a deck has the same rounded outline), which keeps the whole set to a few MB.
 """
@@ -13,8 +13,8 @@ import cv2
 import numpy as np
 
 from cribbage.cards import FULL_DECK
-from vision.render.decks import HELD_OUT_DECKS, svg_file
-from vision.render.faces import ASSET_DIR, MASK_NAME, _load_rendered, card_name
+from sim.render.decks import HELD_OUT_DECKS, svg_file
+from sim.render.faces import ASSET_DIR, MASK_NAME, _load_rendered, card_name
 
 JPEG_QUALITY = 90
 

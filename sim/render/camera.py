@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.render.backgrounds import smooth_noise
+from sim.render.backgrounds import smooth_noise
 
 
 def tilted_view(rng: np.random.Generator, size: tuple[int, int], tilt: float = 0.06) -> np.ndarray:

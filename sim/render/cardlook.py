@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.render.backgrounds import smooth_noise
+from sim.render.backgrounds import smooth_noise
 
 
 def card_sprite(face: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:

@@ -1,7 +1,7 @@
 """Card face images, upright, at one fixed pixel height per deck, with an alpha mask for rounded corners.
 
 Faces come from the SVG decks when installed (rendered once with rsvg-convert, cached under .cache/),
-else from the pre-rendered held-out decks committed under vision/assets/faces/, so that tests,
+else from the pre-rendered held-out decks committed under sim/assets/faces/, so that tests,
 benchmarks and the demo run on a machine with only Python.  Held-out decks always load from the assets
 when those are present, so their figures are the same on every machine.
 """
@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 
 from cribbage.cards import FULL_DECK, Card
+from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, element_id, installed_decks, svg_file, training_decks
+from sim.render.fontdecks import draw_face, is_font_deck
 from vision.errors import VisionError
-from vision.render.decks import HELD_OUT_DECKS, INSTALL_HINT, element_id, installed_decks, svg_file, training_decks
-from vision.render.fontdecks import draw_face, is_font_deck
 
 FACE_HEIGHT = 350
 ASSET_DIR = Path(__file__).resolve().parent.parent / "assets" / "faces"
@@ -46,7 +46,7 @@ def available_decks() -> tuple[str, ...]:
 
 
 def asset_decks() -> tuple[str, ...]:
-    """Decks whose faces are committed under vision/assets/faces."""
+    """Decks whose faces are committed under sim/assets/faces."""
     return tuple(sorted(p.name for p in ASSET_DIR.iterdir() if (p / MASK_NAME).is_file())) \
         if ASSET_DIR.is_dir() else ()
 
