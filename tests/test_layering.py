@@ -1,4 +1,5 @@
-"""Dependencies run one way (DESIGN.md): cribbage imports only the standard library; vision never imports device."""
+"""Dependencies run one way (DESIGN.md): cribbage imports only the standard library; vision never imports
+device; the synthetic world (sim) is reached only by the demo command, the tests, the benchmarks and training."""
 
 import ast
 import sys
@@ -41,6 +42,34 @@ def test_rules_import_only_the_standard_library():
 
 def test_vision_does_not_import_the_device_layer():
     assert [str(p.relative_to(ROOT)) for p in modules_of("vision") if "device" in imports_of(p)] == []
+
+
+def test_vision_and_the_device_at_run_time_never_import_the_synthetic_world():
+    """sim renders and simulates; nothing the device runs needs it. The one door is `muggins demo`
+    (device/commands/demo.py), which imports sim inside its run function, so `muggins run` never does."""
+    door = ROOT / "device" / "commands" / "demo.py"
+    assert [str(p.relative_to(ROOT)) for p in runtime_modules() if p != door and "sim" in imports_of(p)] == []
+    assert "sim" not in imports_of(door, top_only=True)
+
+
+def test_the_renderer_imports_only_the_rules_and_vision():
+    """sim/render draws cards, tables and camera looks from the rules' cards and vision's geometry, and
+    knows nothing of the device. The rest of sim is the simulated game, which drives the real device
+    (its panel events, eyes, controller, journal, board and voice), so those modules may import device;
+    the device never imports them back (the test above)."""
+    allowed = {"cribbage", "vision", "sim", "numpy", "cv2", "PIL"}
+    outside = {f"{p.relative_to(ROOT)}: {name}" for p in modules_of("sim/render") for name in imports_of(p)
+               if name not in sys.stdlib_module_names and name not in allowed}
+    assert outside == set()
+
+
+def test_muggins_run_loads_nothing_of_the_synthetic_world():
+    import subprocess
+
+    code = ("import sys, device.cli, device.commands.run, device.app; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'sim'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_camera_and_hardware_libraries_are_not_imported_at_module_top():
