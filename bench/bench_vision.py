@@ -37,6 +37,7 @@ SEED = 20260611
 # decks: over 1000 separate cards, over 500 in rows).
 SCENES = {"separate": 75, "row": 35, "backs": 30, "empty": 30, "distractors": 20}
 TIMING_FRAMES = 20
+PHOTO_SIZE, PHOTO_FRAMES = (4032, 3024), 6  # a phone's photo
 # Card sizes beside the scenes' own (0.17-0.30 of the frame height): far off, and near or close up.
 SCALE_BANDS = ((0.10, 0.16), (0.30, 0.40), (0.40, 0.60), (0.60, 0.80))
 BAND_SCENES = 15
@@ -179,14 +180,14 @@ def _row(deck: str, kind: str, t: Counter) -> None:
           f"{t['phantom']:10d} ({t['phantom_read']} read) in {t['scenes']} scenes")
 
 
-def six_card_frames(n: int, deck: str) -> list[np.ndarray]:
-    """n rendered 1280x720 frames of separate cards holding exactly six cards."""
+def six_card_frames(n: int, deck: str, size: tuple[int, int] = (1280, 720)) -> list[np.ndarray]:
+    """n rendered frames of `size` of separate cards holding exactly six cards."""
     from sim.render.scenes import make_scene
 
-    rng = np.random.default_rng([SEED, 99])
+    rng = np.random.default_rng([SEED, 99, *size])
     frames = []
     while len(frames) < n:
-        scene = make_scene(rng, "separate", deck)
+        scene = make_scene(rng, "separate", deck, size)
         if sum(t.card is not None for t in scene.cards) == 6:
             frames.append(scene.image)
     return frames
@@ -295,6 +296,12 @@ def main() -> None:
     print(f"\n1280x720 frame, six cards, one core, the whole recognizer (finder as above, crops, classify, whole cards): median {statistics.median(times):.1f} ms, "
           f"p90 {np.percentile(times, 90):.1f} ms over {len(times)} runs")
     print(pi_estimate(statistics.median(times), sysbench_score()))
+    # A phone's photo: rendered at a third of its size and enlarged (rendering 12 megapixels takes 20 s a frame).
+    photos = [cv2.resize(frame, PHOTO_SIZE, interpolation=cv2.INTER_CUBIC)
+              for frame in six_card_frames(PHOTO_FRAMES, decks[0], (PHOTO_SIZE[0] // 3, PHOTO_SIZE[1] // 3))]
+    times = time_frames(recognizer, photos)
+    print(f"{PHOTO_SIZE[0]}x{PHOTO_SIZE[1]} photo, six cards, one core, the whole recognizer: "
+          f"median {statistics.median(times):.1f} ms, p90 {np.percentile(times, 90):.1f} ms over {len(times)} runs")
     print(f"peak RSS of `muggins recognize --json` on 4 frames: {peak_rss_of_cli(frames):.0f} MB")
 
 
