@@ -2,7 +2,7 @@
 
 One function, spoken(event), so the voice, the demo's printed lines and the tests agree. Some events
 are said by nobody (a card cut, a hand shown): None. An under-count with Muggins on is said as the
-claim alone — the device keeps the overlooked points to itself, as DESIGN.md asks.
+claim alone — the device keeps the overlooked points to itself, as docs/DESIGN.md asks.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The play of one round: who may play, the count, and the go read from the order of the plays.
 
-DESIGN.md step 4. Nobody tells the device "go": it follows from the cards. A player who plays out
+docs/DESIGN.md step 4. Nobody tells the device "go": it follows from the cards. A player who plays out
 of turn means those skipped said go. A player who has said go cannot add to that count, so their
 next card leads a new one; so does a card that would pass 31 — but only from the player entitled to
 lead it. The last player of a count pegs one for go (two for 31 came with the card), and the next

@@ -1,6 +1,6 @@
 """From a card appearing on the table to a game action: the cut for deal, the starter, the play.
 
-DESIGN.md steps 1-4. Only appearances matter here: a card that leaves (picked up, turned face down
+docs/DESIGN.md steps 1-4. Only appearances matter here: a card that leaves (picked up, turned face down
 after a go) is remembered by the game, never un-played. A card the rules refuse (past 31, the
 wrong leader, a card already played) gets a notice saying what is wrong and is left for the player
 to take back; it is tried again only when it is placed again.

@@ -1,4 +1,4 @@
-"""The show, DESIGN.md step 5: each count shown from the table, claimed at the panel, checked.
+"""The show, docs/DESIGN.md step 5: each count shown from the table, claimed at the panel, checked.
 
 Strictly in order (the rules engine keeps it): non-dealer's hand, dealer's hand, crib. A hand is
 shown as soon as its seat holds exactly the cards its player played; the crib when the crib zone

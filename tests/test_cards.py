@@ -1,4 +1,4 @@
-"""Card notation: every spelling DESIGN.md allows parses, prints back, and bad text says why."""
+"""Card notation: every spelling docs/DESIGN.md allows parses, prints back, and bad text says why."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The rules' command-line contracts (DESIGN.md): muggins score, score --batch, peg --json, stats, coach."""
+"""The rules' command-line contracts (docs/DESIGN.md): muggins score, score --batch, peg --json, stats, coach."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""The controller follows DESIGN.md's round step by step and catches every mistake it lists.
+"""The controller follows docs/DESIGN.md's round step by step and catches every mistake it lists.
 
 North sits at seat:0, South at seat:1. In most tests North deals, so South leads and counts first.
 """

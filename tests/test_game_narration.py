@@ -1,4 +1,4 @@
-"""What the device says: the words of DESIGN.md ("two for his heels", "eight claimed, six in the
+"""What the device says: the words of docs/DESIGN.md ("two for his heels", "eight claimed, six in the
 hand"), and silence about an under-count while Muggins is played."""
 
 import random

@@ -1,4 +1,4 @@
-"""Dependencies run one way (DESIGN.md): cribbage imports only the standard library; vision never imports
+"""Dependencies run one way (docs/DESIGN.md): cribbage imports only the standard library; vision never imports
 device; the synthetic world (sim) is reached only by the demo command, the tests, the benchmarks and training."""
 
 import ast

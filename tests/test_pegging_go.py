@@ -1,4 +1,4 @@
-"""The play, with go read from the order of the plays (DESIGN.md step 4; Hoyle on the play).
+"""The play, with go read from the order of the plays (docs/DESIGN.md step 4; Hoyle on the play).
 
 Ann deals in the two-player tests, so Bob leads. In the three-player tests Cy deals and Ann leads.
 """

@@ -1,4 +1,4 @@
-"""`muggins recognize`: DESIGN.md's JSON contract, --overlay, and bad files reported without a traceback."""
+"""`muggins recognize`: docs/DESIGN.md's JSON contract, --overlay, and bad files reported without a traceback."""
 
 import json
 import subprocess

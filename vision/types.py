@@ -30,7 +30,7 @@ class Recognition:
         return float(x), float(y)
 
     def to_dict(self) -> dict:
-        """The JSON shape of DESIGN.md's `muggins recognize` contract for one card."""
+        """The JSON shape of docs/DESIGN.md's `muggins recognize` contract for one card."""
         return {
             "card": None if self.card is None else str(self.card),
             "confidence": round(float(self.confidence), 4),

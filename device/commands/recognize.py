@@ -1,6 +1,6 @@
 """`muggins recognize [--json] [--overlay DIR] IMAGE...`: read the cards in still images.
 
-With --json, one line per image, exactly DESIGN.md's contract:
+With --json, one line per image, exactly docs/DESIGN.md's contract:
 {"file": ..., "cards": [{"card": "5H", "confidence": 0.998, "quad": [[x, y], ...4]}], "ms": ...}
 A file that cannot be read gets one error line on stderr; the others are still read, and the exit
 status is 2 at the end.
