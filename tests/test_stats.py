@@ -8,7 +8,7 @@ from math import comb
 import pytest
 
 from cribbage import score_show
-from test_show import reference_total
+from test_show_score import reference_total
 from cribbage.stats import (cards_of_pattern, distribution_summary, hand_distribution,
                             pattern_distribution)
 
@@ -86,7 +86,7 @@ STRUCTURAL_PATTERNS = [
                          [(h, s, False) for h, s in STRUCTURAL_PATTERNS]
                          + [(h, s, True) for h, s in STRUCTURAL_PATTERNS if len(h) == 4])
 def test_fast_counting_matches_brute_force_on_structural_patterns(hand_ranks, starter_rank, crib):
-    """Checked against textbook counting (test_show.reference_total), which shares no code with the
+    """Checked against textbook counting (test_show_score.reference_total), which shares no code with the
     rules engine, so the rank scoring is cross-checked here as well as the suit counting."""
     expected = brute_force(hand_ranks, starter_rank, crib, count=reference_total)
     assert pattern_distribution(hand_ranks, starter_rank, crib=crib) == expected
