@@ -50,8 +50,9 @@ engine = "none"
 
 def latency(folder: Path, steps: int = 120) -> list[float]:
     """Seconds from a card's first frame to its announcement, for each card the device announced."""
-    from device.app import Device, Parts
+    from device.app import Device
     from device.config import load_config
+    from device.parts import Parts
     from sim.frames import write_replay
     from sim.table_script import TableStep
     from vision.sources.replay import ReplaySource

@@ -11,7 +11,6 @@ from __future__ import annotations
 import signal
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TextIO
 
@@ -19,20 +18,9 @@ from device.board import Board
 from device.controller import Controller
 from device.eyes import Eyes
 from device.journal import JOURNAL_NAME, Journal
+from device.parts import Parts
 from device.presenter import Presenter
 from vision.zone_names import CENTRE, CRIB, seat
-
-
-@dataclass
-class Parts:
-    """What the device runs with; tests and benchmarks may hand in their own."""
-
-    source: object = None          # .read() -> Frame | None; SourceExhausted at the end of a replay
-    recognizer: object = None      # .recognize(image)
-    panel: object = None           # .poll() -> [PanelEvent]
-    leds: object = None            # .show(frame)
-    voice: object = None           # .say(text)
-    problems: list = field(default_factory=list)
 
 
 class Device:
@@ -64,14 +52,8 @@ class Device:
         presenter = Presenter(self.board, self.parts.voice,
                               lambda player: side(self.rules.players.index(player)),
                               text=out, muggins=self.rules.muggins,
-                              settle=lambda board: None)  # the loop's tick() plays the animations
-        if on_present is not None:
-            original = presenter.present
-
-            def present(seq, record, scores=None):
-                original(seq, record, scores)
-                on_present(seq, record)
-            presenter.present = present
+                              settle=lambda board: None,  # the loop's tick() plays the animations
+                              on_present=on_present)
         self.controller = Controller(self.rules, self.journal, presenter, zones=names)
         self.controller.start()
         self.eyes: Eyes | None = None

@@ -19,12 +19,14 @@ class Presenter:
     """Board + voice + text output.
 
     side_of: player name -> board side; text: where shown lines (or JSON lines) go;
-    draw_board: called after a peg with the board, returns text to print (None: no drawing).
+    draw_board: called after a peg with the board, returns text to print (None: no drawing);
+    on_present: called with (seq, event) once each event is shown (a benchmark times it).
     """
 
     def __init__(self, board, voice, side_of: Callable[[str], int], *, text: TextIO | None = None,
                  json_lines: bool = False, draw_board: Callable[[object], str] | None = None,
-                 settle: Callable[[object], None] | None = None, muggins: bool = True):
+                 settle: Callable[[object], None] | None = None, muggins: bool = True,
+                 on_present: Callable[[int, object], None] | None = None):
         self.board = board
         self.muggins = muggins
         self.voice = voice
@@ -33,6 +35,7 @@ class Presenter:
         self.json_lines = json_lines
         self.draw_board = draw_board
         self.settle = settle or (lambda board: board.finish())
+        self.on_present = on_present
         self._effective: list = []  # game events still standing (for undo)
 
     # ---- the board -------------------------------------------------------------------------
@@ -108,3 +111,5 @@ class Presenter:
                     self.text.write(self.draw_board(self.board) + "\n")
             self.text.flush()
         self.settle(self.board)
+        if self.on_present is not None:
+            self.on_present(seq, event)

@@ -11,10 +11,11 @@ import io
 
 import numpy as np
 
-from device.app import Device, Parts
+from device.app import Device
 from device.config import GameConfig, load_config
 from device.journal import JOURNAL_NAME, read_entries
 from device.panel import PanelEvent
+from device.parts import Parts
 from sim.frames import TablePainter
 from sim.table_script import TableStep, build_script
 from vision.errors import CameraError

@@ -42,6 +42,16 @@ def test_points_are_pegged_with_the_back_peg_behind():
     assert voice.spoken == ["Fifteen two.", "One for go, North."]
 
 
+def test_whoever_asked_hears_of_each_event_once_it_is_pegged_said_and_shown():
+    board, voice, text = Board(list(PLAYERS)), Voice(), io.StringIO()
+    heard = []
+    p = Presenter(board, voice, PLAYERS.index, text=text,
+                  on_present=lambda seq, event: heard.append((seq, event, board.scores(0), list(voice.spoken))))
+    event = played("North", "5H", 15, 2, ["fifteen"])
+    p.present(7, event)
+    assert heard == [(7, event, (2, 0), ["Fifteen two."])]
+
+
 def test_an_over_claim_flashes_the_counters_track_and_pegs_the_true_count():
     p, board, voice, text = presenter()
     claim = ev.ClaimPegged("South", False, 8, 6, 6, "over", (), "fifteen four and a pair is six", step=5)
