@@ -13,7 +13,9 @@ three times. Cards of one deck are all one size, so:
 - two reads of the same card whose outlines overlap, or one read at an index lying on the other's
   outline, are one card read at two of its corners (a deck printing an index in every corner is read
   at any of them, and the outline then runs the wrong way over its neighbours).
-The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
+Two different cards each read at an index lying on the other's outline contradict each other (a card
+lies over its neighbour wherever they overlap, so only one of those indices can show): both are left
+unread. The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
 """
 
 from __future__ import annotations
@@ -111,8 +113,19 @@ def holds_two_cards(outline: Recognition, found: list[Recognition]) -> bool:
     return len(inside) >= 2
 
 
+def contradicting(found: list[Recognition]) -> set[int]:
+    """The reads that contradict another: two cards, each read at an index lying on the other's
+    outline. A card lies over its neighbour wherever they overlap, so only one of two such indices can
+    show: one outline is wrong, and neither read can be trusted."""
+    reads = [(n, rec) for n, rec in enumerate(found) if rec.card is not None]
+    return {n for n, rec in reads for m, other in reads
+            if other.card != rec.card and index_on(rec, other) and index_on(other, rec)}
+
+
 def one_report_per_card(found: list[Recognition]) -> list[Recognition]:
     """The reports with each physical card once (see the module's docstring), ordered as given."""
+    doubtful = contradicting(found)
+    found = [Recognition(None, rec.confidence, rec.quad) if n in doubtful else rec for n, rec in enumerate(found)]
     reports = [rec for rec in found if rec.card is not None or not holds_two_cards(rec, found)]
     order = sorted(range(len(reports)), key=lambda i: area(reports[i].quad), reverse=True)
     kept: list[tuple[int, Recognition]] = []
