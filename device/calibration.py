@@ -128,6 +128,7 @@ def card_length(image: np.ndarray, recognizer=None) -> float:
     """The long side, in pixels, of the one card laid face up in the picture: the size the recognizer
     then looks for (`[camera] card_length`). A picture with no card or several is refused, saying so."""
     from device.errors import UsageError
+    from vision.one_card import long_side
 
     if recognizer is None:
         from vision.recognizer import Recognizer
@@ -138,9 +139,7 @@ def card_length(image: np.ndarray, recognizer=None) -> float:
         found = "no card" if not cards else f"{len(cards)} cards"
         raise UsageError(f"the camera sees {found}: lay one card face up in the middle of the table, "
                          "nothing else on it, and measure again")
-    quad = np.asarray(cards[0].quad, np.float64)
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
+    return long_side(np.asarray(cards[0].quad, np.float64))
 
 
 def save_setting(path: Path, table: str, key: str, value: float | int) -> None:

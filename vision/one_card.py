@@ -35,8 +35,14 @@ REACH = 2.2           # and its long side at most this many times theirs (the de
 #                       sized after smaller cards; two copies of a card far apart are not joined)
 
 
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    """The lengths of the quad's four sides, each from its corner to the next."""
+    return np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+
+
 def long_side(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    """The mean length of the quad's two longer opposite sides: a card's length."""
+    sides = side_lengths(quad)
     return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2.0)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from vision import second_look
 from vision.classifier import CardClassifier
 from vision.crops import index_centre
-from vision.one_card import area, one_report_per_card, overlap
+from vision.one_card import area, one_report_per_card, overlap, side_lengths
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 
@@ -42,10 +42,6 @@ SETTLED_FAR_END = 0.2      # already read, its far end within this share of that
 def rotate_quad(quad: np.ndarray, steps: int) -> np.ndarray:
     """The same outline starting `steps` corners later (clockwise order kept)."""
     return np.roll(np.asarray(quad, np.float32), -steps, axis=0)
-
-
-def side_lengths(quad: np.ndarray) -> np.ndarray:
-    return np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
 
 
 def orientation_unsure(quad: np.ndarray) -> bool:
