@@ -1,0 +1,72 @@
+// Every game in the journal, newest first, each with its score race: points against deals, per side.
+import { el, getJSON, say } from "/static/common.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const COLOURS = ["#ff3000", "#0060ff", "#00d040", "#ffc000"];
+
+function node(tag, attrs, text) {
+  const n = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (text !== undefined) n.textContent = text;
+  return n;
+}
+
+export function drawRace(game) {
+  const W = 340, H = 170, L = 30, B = 22, T = 8, Rm = 8;
+  const deals = Math.max(1, ...game.race.map((r) => r.length - 1));
+  const x = (d) => L + (d / deals) * (W - L - Rm);
+  const y = (p) => H - B - (p / game.target) * (H - B - T);
+  const svg = node("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "score race" });
+  svg.append(node("rect", { x: 0, y: 0, width: W, height: H, fill: "#1a1d22", rx: 6 }));
+  const ticks = game.target > 100 ? [0, 30, 60, 90, 121] : [0, 30, 61];
+  for (const t of ticks.filter((v) => v <= game.target)) {
+    svg.append(node("line", { x1: L, x2: W - Rm, y1: y(t), y2: y(t), stroke: "#353b44", "stroke-width": 1 }));
+    svg.append(node("text", { x: L - 4, y: y(t) + 3, "text-anchor": "end", fill: "#9aa3ad", "font-size": 9 }, t));
+  }
+  const half = Math.floor(game.target / 2) + 1;
+  svg.append(node("line", { x1: L, x2: W - Rm, y1: y(half), y2: y(half), stroke: "#b36b00",
+                            "stroke-dasharray": "3 3", "stroke-width": 1 }));
+  const step = Math.max(1, Math.ceil(deals / 10));
+  for (let d = 0; d <= deals; d += step) {
+    svg.append(node("text", { x: x(d), y: H - 8, "text-anchor": "middle", fill: "#9aa3ad", "font-size": 9 }, d));
+  }
+  game.race.forEach((race, side) => {
+    const pts = race.map((p, d) => `${x(d).toFixed(1)},${y(p).toFixed(1)}`).join(" ");
+    svg.append(node("polyline", { points: pts, fill: "none", stroke: COLOURS[side % 4], "stroke-width": 2.2,
+                                  "stroke-linejoin": "round", "data-side": side }));
+    race.forEach((p, d) => svg.append(node("circle", { cx: x(d), cy: y(p), r: 2.2, fill: COLOURS[side % 4] })));
+  });
+  return svg;
+}
+
+function gameSection(game) {
+  const s = el("section", { class: "race", "data-game": game.number });
+  const status = game.over ? `${game.winner} won ${game.scores.join("–")}` +
+    (game.margin && game.margin !== "single" ? ` (${game.margin})` : "") : `in progress, ${game.scores.join("–")}`;
+  s.append(el("h2", { text: `Game ${game.number} · ${game.variant} · ${game.deals} deal${game.deals === 1 ? "" : "s"}` }));
+  s.append(el("div", { class: "result", text: status }));
+  const legend = el("div", { class: "legend" });
+  game.sides.forEach((name, side) => {
+    const i = el("i");
+    i.style.setProperty("--c", COLOURS[side % 4]);
+    legend.append(el("span", {}, i, `${name} ${game.scores[side]}`));
+  });
+  s.append(legend, drawRace(game));
+  return s;
+}
+
+async function start() {
+  const main = document.getElementById("games");
+  const message = document.getElementById("message");
+  try {
+    const data = await getJSON("/api/games");
+    if (!data.games.length) { say(message, "No game in the journal yet."); return; }
+    say(message, `${data.games.length} game${data.games.length === 1 ? "" : "s"} in the journal` +
+      (data.unreadable.length ? `; unreadable: ${data.unreadable.join(", ")}` : ""));
+    for (const game of data.games.slice().reverse()) main.append(gameSection(game));
+  } catch (e) {
+    say(message, `The journal cannot be read: ${e.message}`, "bad");
+  }
+}
+
+start();

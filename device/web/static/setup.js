@@ -1,0 +1,145 @@
+// Set-up: the camera's view with the zones over it (corners dragged into place), the card size measured
+// from a card laid down, and the config's settings checked and saved by the device's own rules.
+import { getJSON, pairingForm, post, say } from "/static/common.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+const ZONE_COLOURS = ["#ff8c00", "#0078ff", "#3cc83c", "#c83cc8"];
+let info = null;
+let zones = {};
+let drag = null;
+
+function node(tag, attrs, text) {
+  const n = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  if (text !== undefined) n.textContent = text;
+  return n;
+}
+
+function colourOf(name) {
+  const m = /^seat:(\d+)$/.exec(name);
+  return m ? ZONE_COLOURS[Number(m[1]) % 4] : name === "centre" ? "#00dcdc" : "#dcdcdc";
+}
+
+function labelOf(name) {
+  const m = /^seat:(\d+)$/.exec(name);
+  return m && info.players[Number(m[1])] ? `${name} (${info.players[Number(m[1])]})` : name;
+}
+
+function drawZones() {
+  const svg = $("zones");
+  svg.replaceChildren();
+  if (!info || !info.width) return;
+  const handle = Math.max(info.width, info.height) / 40;
+  for (const card of info.cards || []) {
+    if (card.quad.length !== 4) continue;
+    svg.append(node("polygon", { points: card.quad.map((p) => p.join(",")).join(" "), fill: "none",
+                                 stroke: card.card ? "#6bd48c" : "#ff6b6b", "stroke-width": handle / 5 }));
+    const [x, y] = card.quad[0];
+    svg.append(node("text", { x, y: y - handle / 3, fill: "#6bd48c", "font-size": handle * 1.1,
+                              "font-weight": 700 }, card.card || "?"));
+  }
+  for (const [name, points] of Object.entries(zones)) {
+    const colour = colourOf(name);
+    svg.append(node("polygon", { points: points.map((p) => p.join(",")).join(" "), fill: colour,
+                                 "fill-opacity": 0.12, stroke: colour, "stroke-width": handle / 4, "data-zone": name }));
+    const [x0, y0] = [Math.min(...points.map((p) => p[0])), Math.min(...points.map((p) => p[1]))];
+    svg.append(node("text", { x: x0 + handle / 2, y: y0 + handle * 1.3, fill: colour, "font-size": handle,
+                              "font-weight": 700 }, labelOf(name)));
+    points.forEach(([x, y], i) => {
+      const c = node("circle", { cx: x, cy: y, r: handle / 1.6, fill: colour, stroke: "#000", "stroke-width": 1,
+                                 class: "corner", "data-zone": name, "data-corner": i });
+      svg.append(c);
+    });
+  }
+}
+
+// Pointer positions in camera pixels (the SVG's viewBox is the camera picture's size).
+function toCamera(e) {
+  const svg = $("zones");
+  const pt = svg.createSVGPoint();
+  pt.x = e.clientX; pt.y = e.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return [Math.round(Math.max(0, Math.min(info.width, p.x)) * 10) / 10,
+          Math.round(Math.max(0, Math.min(info.height, p.y)) * 10) / 10];
+}
+
+function listen() {
+  const svg = $("zones");
+  svg.addEventListener("pointerdown", (e) => {
+    const t = e.target;
+    if (!t.classList.contains("corner")) return;
+    drag = { zone: t.dataset.zone, corner: Number(t.dataset.corner) };
+    svg.setPointerCapture(e.pointerId);
+    e.preventDefault();
+  });
+  svg.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    zones[drag.zone][drag.corner] = toCamera(e);
+    drawZones();
+  });
+  const end = () => { drag = null; };
+  svg.addEventListener("pointerup", end);
+  svg.addEventListener("pointercancel", end);
+}
+
+function showCamera() {
+  const has = info.camera && info.width;
+  $("no-camera").classList.toggle("hidden", has);
+  if (!has) { $("camera").style.aspectRatio = "4 / 3"; return; }
+  $("camera").style.aspectRatio = `${info.width} / ${info.height}`;
+  $("zones").setAttribute("viewBox", `0 0 ${info.width} ${info.height}`);
+}
+
+function refreshPicture() {
+  const img = $("view");
+  const next = new Image();
+  next.onload = () => { img.src = next.src; $("no-camera").classList.add("hidden"); };
+  next.src = `/api/camera.jpg?t=${Date.now()}`;
+}
+
+async function refreshCards() {
+  try {
+    const fresh = await getJSON("/api/setup");
+    const first = !info || !info.width;
+    info.cards = fresh.cards; info.camera = fresh.camera;
+    if (first && fresh.width) { info = fresh; zones = structuredClone(fresh.zones); showCamera(); }
+    if (!drag) drawZones();
+  } catch (e) { /* the device may be restarting: try again next time */ }
+}
+
+async function saveSettings(save) {
+  const r = await post("/api/settings", { toml: $("toml").value, save });
+  say($("settings-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
+}
+
+async function start() {
+  info = await getJSON("/api/setup");
+  zones = structuredClone(info.zones);
+  pairingForm($("pair"), info.paired, () => {});
+  showCamera();
+  drawZones();
+  listen();
+  $("toml").value = info.toml;
+  say($("config-path"), info.config_path ? `the config file: ${info.config_path}`
+    : "running on built-in settings: start muggins with --config FILE to save changes");
+  say($("card-now"), info.card_length ? `a card is ${Math.round(info.card_length)} pixels long in the camera's view`
+    : "the card size is not measured yet: lay one card face up in the middle of the table");
+  $("save-zones").addEventListener("click", async () => {
+    const r = await post("/api/zones", { zones });
+    say($("zones-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
+  });
+  $("reset-zones").addEventListener("click", () => { zones = structuredClone(info.zones); drawZones(); });
+  $("measure").addEventListener("click", async () => {
+    say($("card-message"), "measuring…");
+    const r = await post("/api/card-length", {});
+    say($("card-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
+  });
+  $("check").addEventListener("click", () => saveSettings(false));
+  $("save").addEventListener("click", () => saveSettings(true));
+  refreshPicture();
+  setInterval(refreshPicture, 400);
+  setInterval(refreshCards, 1000);
+}
+
+start();
