@@ -170,6 +170,15 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The table's web page (device/web/): off unless asked for, on every interface at this port."""
+
+    enabled: bool = False
+    host: str = "0.0.0.0"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration. `path` is the file it came from (None for the defaults)."""
 
@@ -178,6 +187,7 @@ class Config:
     panel: PanelConfig = PanelConfig()
     voice: VoiceConfig = VoiceConfig()
     camera: CameraConfig = CameraConfig()
+    web: WebConfig = WebConfig()
     zones: Mapping[str, tuple[tuple[float, float], ...]] = field(
         default_factory=lambda: MappingProxyType({}))
     state_dir: Path = Path("/var/lib/muggins")
@@ -466,6 +476,17 @@ def _read_camera(t: _Table) -> CameraConfig:
     return camera
 
 
+def _read_web(t: _Table) -> WebConfig:
+    d = WebConfig()
+    web = WebConfig(
+        enabled=t.take("enabled", d.enabled, _boolean, "true or false"),
+        host=t.take("host", d.host, _text, "an address to listen on, like \"0.0.0.0\" (every one)"),
+        port=t.take("port", d.port, _integer(1, 65535), "a TCP port from 1 to 65535"),
+    )
+    t.finish()
+    return web
+
+
 def _point(v):
     ok = (isinstance(v, list) and len(v) == 2
           and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in v))
@@ -494,11 +515,12 @@ def config_from_dict(data: Mapping[str, Any], source: str = "<config>",
     panel = _read_panel(section("panel"), game)
     voice = _read_voice(section("voice"), base)
     camera = _read_camera(section("camera"))
+    web = _read_web(section("web"))
     zones = _read_zones(section("zones"))
     state_dir = top.take("state_dir", "/var/lib/muggins", _text, "a folder path")
     top.finish()
-    return Config(game=game, board=board, panel=panel, voice=voice, camera=camera, zones=zones,
-                  state_dir=(base / Path(state_dir).expanduser()))
+    return Config(game=game, board=board, panel=panel, voice=voice, camera=camera, web=web,
+                  zones=zones, state_dir=(base / Path(state_dir).expanduser()))
 
 
 def load_config(path: str | Path | None = None) -> Config:

@@ -168,3 +168,15 @@ def test_the_config_takes_the_camera_sources_the_sources_open(tmp_path, source):
 def test_a_usb_camera_by_device_path(tmp_path):
     c = load_config(write(tmp_path, '[camera]\nsource = "usb:/dev/video0"\n'))
     assert c.camera.source == "usb:/dev/video0"
+
+
+def test_the_web_page_is_off_unless_asked_for(tmp_path):
+    assert load_config(None).web.enabled is False
+    c = load_config(write(tmp_path, "[web]\nenabled = true\nport = 8123\n"))
+    assert (c.web.enabled, c.web.host, c.web.port) == (True, "0.0.0.0", 8123)
+    for text, words in [("[web]\nport = 0\n", ["[web] port", "1 to 65535"]),
+                        ("[web]\nenabled = \"yes\"\n", ["[web] enabled", "true or false"]),
+                        ("[web]\nlisten = 80\n", ["[web] listen", "unknown key"])]:
+        with pytest.raises(ConfigError) as info:
+            load_config(write(tmp_path, text))
+        assert all(w in str(info.value) for w in words), str(info.value)
