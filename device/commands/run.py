@@ -14,7 +14,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where the journal lives (default: the config's state_dir)")
     parser.add_argument("--new-game", action="store_true",
                         help="archive the journal and start a new game instead of resuming")
+    parser.add_argument("--web", metavar="[HOST:]PORT", default=None,
+                        help="serve the table's web page here (a PORT alone: on every interface); "
+                             "the config's [web] table turns it on too")
     parser.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)  # for tests
+
+
+def web_address(args, config) -> str | None:
+    """Where the web page listens: --web, else the config's [web] when enabled, else nowhere."""
+    if args.web is not None:
+        return args.web
+    if config.web.enabled:
+        return f"{config.web.host}:{config.web.port}"
+    return None
 
 
 def run(args) -> int:
@@ -23,7 +35,27 @@ def run(args) -> int:
 
     path = args.config or (Path(os.environ["MUGGINS_CONFIG"]) if os.environ.get("MUGGINS_CONFIG") else None)
     config = load_config(path)
+    listen = web_address(args, config)
+    if listen is not None:
+        from device.web import require_aiohttp
+        from device.web.address import parse_listen
+
+        require_aiohttp()
+        parse_listen(listen)  # a bad address is said before the camera is opened
     state_dir = args.state_dir or (Path(os.environ["MUGGINS_STATE_DIR"])
                                    if os.environ.get("MUGGINS_STATE_DIR") else None)
     device = Device(config, state_dir=state_dir, new_game=args.new_game)
-    return device.run(max_frames=args.frames)
+    page = None
+    if listen is not None:
+        from device.web.table import serve
+
+        try:
+            page = serve(device, listen)
+        except BaseException:
+            device.close()
+            raise
+    try:
+        return device.run(max_frames=args.frames)  # closes the device at its end
+    finally:
+        if page is not None:
+            page.close()
