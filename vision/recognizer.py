@@ -25,6 +25,7 @@ import numpy as np
 from vision import second_look
 from vision.classifier import CardClassifier
 from vision.crops import index_centre
+from vision.learned_deck import DeckReader
 from vision.one_card import area, one_report_per_card, overlap, side_lengths
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
@@ -95,16 +96,18 @@ _DEFAULT = object()  # Recognizer(whole_card=...) not given: the committed whole
 class Recognizer:
     """recognize(image) -> [Recognition]; finder, cropper and whole-card reader are injectable for tests
     and training (whole_card=None: no second opinion). card_length: a card's long side in the frame's
-    pixels where `muggins calibrate` measured it (the default finder's only)."""
+    pixels where `muggins calibrate` measured it (the default finder's only). deck: a learned deck
+    (vision.learned_deck.LearnedDeck) every report is checked against last."""
 
     def __init__(self, classifier: CardClassifier | None = None,
                  finder: Callable[[np.ndarray], Sequence] | None = None,
                  cropper: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
-                 whole_card=_DEFAULT, card_length: float | None = None):
+                 whole_card=_DEFAULT, card_length: float | None = None, deck=None):
         self.classifier = classifier if classifier is not None else CardClassifier()
         self.finder = finder if finder is not None else default_finder(card_length)
         self.cropper = cropper if cropper is not None else default_cropper()
         self.whole_card: WholeCardReader | None = WholeCardReader() if whole_card is _DEFAULT else whole_card
+        self.deck = None if deck is None else DeckReader(deck, self.classifier, self.cropper)
 
     def recognize(self, image: np.ndarray) -> list[Recognition]:
         """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped."""
@@ -144,8 +147,9 @@ class Recognizer:
             if n_ends >= 2:
                 whole.append(rec)
             found.append((rec, by_corner))
-        return one_report_per_card(
+        reports = one_report_per_card(
             drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))]))
+        return reports if self.deck is None else self.deck.reread(image, reports)
 
     def read(self, image: np.ndarray, quads: list, probs: list, which: list[int]) -> None:
         """Classify the crops of the candidates numbered `which`, at each of their orderings (quads),

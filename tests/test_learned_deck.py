@@ -1,0 +1,262 @@
+"""Learned decks (vision/learned_deck.py, vision/deck_learning.py): learning from photos named by card,
+photos refused by reason, the deck file (saved, listed, forgotten, refused when corrupt or foreign), and
+how a learned deck changes a frame's reads: it may read an unread card or unread a read one, never
+turn a right read into another card."""
+
+import json
+
+import numpy as np
+import pytest
+
+from cribbage.cards import FULL_DECK, Card
+from tests.deck_photos import photo, write
+from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
+from vision.deck_learning import card_named, learn_folder, PhotoRefused
+from vision.learned_deck import (MATCH, MAX_BYTES, DeckError, DeckReader, LearnedDeck, deck_names, forget_deck,
+                                 load_deck, save_deck)
+from vision.types import Recognition
+
+C = Card.parse
+
+
+# ---- the decision rule, with a classifier whose rows the test chooses ---------------------------------
+
+class RowClassifier:
+    """Stands in for CardClassifier: a crop's first pixel names the probability row it gives."""
+
+    cards = list(FULL_DECK) + [None]
+    background_index = 52
+
+    def __init__(self, rows: dict[int, np.ndarray]):
+        self.rows = rows
+
+    def probabilities(self, crops):
+        return np.stack([self.rows[int(crop[0, 0, 0])] for crop in crops])
+
+
+def softmax(logits):
+    e = np.exp(logits - logits.max())
+    return e / e.sum()
+
+
+def crop_for(key: int) -> np.ndarray:
+    crop = np.zeros((INDEX_HEIGHT, INDEX_WIDTH, 3), np.uint8)
+    crop[0, 0, 0] = key
+    return crop
+
+
+def quad_for(key: int) -> np.ndarray:
+    return np.float32([[key, 0], [key + 10, 0], [key + 10, 14], [key, 14]])
+
+
+def crop_of_quad(image, quad):
+    return crop_for(int(round(float(quad[0][0]))))
+
+
+@pytest.fixture
+def rule():
+    """A deck that learned AS (which the generic model takes for KH), 2S and 3S; rows by key:
+    1-3 the learned crops, 10+ the reads a test makes."""
+    rng = np.random.default_rng(5)
+    logits = {card: rng.normal(0, 3, 53) for card in ("AS", "2S", "3S", "far")}
+    logits["AS"][C("KH").index] = 25.0          # this deck's ace leans to the king of hearts
+    logits["2S"][C("2S").index] = 25.0
+    logits["3S"][C("3S").index] = 25.0
+    rows = {1: softmax(logits["AS"]), 2: softmax(logits["2S"]), 3: softmax(logits["3S"]),
+            10: softmax(logits["AS"] + rng.normal(0, 0.3, 53)),      # another photo of the ace
+            11: softmax(logits["2S"] + rng.normal(0, 0.3, 53)),
+            12: softmax(logits["far"]),
+            13: softmax(0.5 * logits["2S"] + 0.5 * logits["3S"])}   # between two learned cards
+    deck = LearnedDeck("rule")
+    for key, card in ((1, "AS"), (2, "2S"), (3, "3S")):
+        deck.add(C(card), [crop_for(key)])
+    return deck, RowClassifier(rows)
+
+
+def reread(deck, classifier, *reports):
+    return DeckReader(deck, classifier, crop_of_quad).reread(np.zeros((4, 4, 3), np.uint8), list(reports))
+
+
+def test_an_unread_card_like_a_learned_one_is_read(rule):
+    deck, classifier = rule
+    deck.add(C("KH"), [crop_for(2)])  # the king learned too: the fingerprints choose between them
+    out = reread(deck, classifier, Recognition(None, 0.6, quad_for(10)))
+    assert out[0].card == C("AS") and out[0].confidence >= MATCH
+
+
+def test_an_unread_card_leaning_to_an_unlearned_card_stays_unread(rule):
+    deck, classifier = rule  # KH not learned: the ace's likeness alone does not outweigh it
+    assert reread(deck, classifier, Recognition(None, 0.6, quad_for(10)))[0].card is None
+
+
+def test_a_read_the_learned_deck_disagrees_with_is_left_unread(rule):
+    deck, classifier = rule
+    out = reread(deck, classifier, Recognition(C("3S"), 0.99, quad_for(11)))
+    assert out[0].card is None and out[0].confidence == 0.99
+
+
+def test_a_read_the_learned_deck_agrees_with_stays(rule):
+    deck, classifier = rule
+    rec = Recognition(C("2S"), 0.99, quad_for(11))
+    assert reread(deck, classifier, rec)[0] is rec
+
+
+def test_a_card_far_from_every_learned_card_keeps_its_generic_read(rule):
+    deck, classifier = rule
+    read, unread = Recognition(C("9D"), 0.98, quad_for(12)), Recognition(None, 0.5, quad_for(12))
+    assert [r.card for r in reread(deck, classifier, read, unread)] == [C("9D"), None]
+
+
+def test_a_card_between_two_learned_cards_is_not_read(rule):
+    deck, classifier = rule
+    assert reread(deck, classifier, Recognition(None, 0.5, quad_for(13)))[0].card is None
+
+
+# ---- the deck file -------------------------------------------------------------------------------------
+
+def small_deck(name="home"):
+    rng = np.random.default_rng(1)
+    deck = LearnedDeck(name)
+    for card in ("5C", "TH", "QS"):
+        deck.add(C(card), [rng.integers(0, 255, (INDEX_HEIGHT, INDEX_WIDTH, 3), dtype=np.uint8) for _ in range(2)])
+    return deck
+
+
+def test_a_saved_deck_loads_the_same_and_learning_again_replaces_it(tmp_path):
+    deck = small_deck()
+    path = save_deck(tmp_path, deck)
+    assert path.name == "home.deck.json" and path.stat().st_size < MAX_BYTES
+    loaded = load_deck(tmp_path, "home")
+    assert loaded.cards == [C("5C"), C("TH"), C("QS")]
+    for card in loaded.cards:
+        assert all(np.array_equal(a, b) for a, b in zip(loaded.crops[card], deck.crops[card]))
+    other = LearnedDeck("home")
+    other.add(C("AD"), deck.crops[C("5C")])
+    save_deck(tmp_path, other)
+    assert load_deck(tmp_path, "home").cards == [C("AD")]
+
+
+def test_decks_are_listed_and_forgotten(tmp_path):
+    assert deck_names(tmp_path / "none") == []
+    save_deck(tmp_path, small_deck("home"))
+    save_deck(tmp_path, small_deck("pub-2"))
+    assert deck_names(tmp_path) == ["home", "pub-2"]
+    forget_deck(tmp_path, "home")
+    assert deck_names(tmp_path) == ["pub-2"]
+    with pytest.raises(DeckError, match="no learned deck 'home'.*pub-2"):
+        forget_deck(tmp_path, "home")
+    with pytest.raises(DeckError, match="no deck name"):
+        save_deck(tmp_path, small_deck("../etc"))
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("not json at all", "not JSON"),
+    ('{"format": "someone else", "version": 1}', "not a Muggins learned deck"),
+    ('[1, 2]', "not a Muggins learned deck"),
+    ('{"format": "muggins learned deck", "version": 7, "crop": [40, 70], "name": "x", "cards": {}}', "version 7"),
+    ('{"format": "muggins learned deck", "version": 1, "crop": [32, 56], "name": "x", "cards": {}}', "crops are"),
+    ('{"format": "muggins learned deck", "version": 1, "crop": [40, 70], "name": "x", "cards": {"ZZ": ["AA=="]}}',
+     "'ZZ' is no card"),
+    ('{"format": "muggins learned deck", "version": 1, "crop": [40, 70], "name": "x", "cards": {"5C": ["bm90IGEgcG5n"]}}',
+     "no PNG"),
+    ('{"format": "muggins learned deck", "version": 1, "crop": [40, 70], "name": "x", "cards": {"5C": []}}',
+     "has no crops"),
+])
+def test_a_corrupt_or_foreign_deck_file_is_refused_by_name(tmp_path, text, reason):
+    path = tmp_path / "bad.deck.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DeckError, match=reason) as caught:
+        load_deck(tmp_path, "bad")
+    assert str(path) in str(caught.value)
+
+
+def test_a_deck_file_over_the_size_limit_is_refused(tmp_path):
+    path = tmp_path / "big.deck.json"
+    path.write_bytes(b" " * (MAX_BYTES + 1))
+    with pytest.raises(DeckError, match="over the"):
+        load_deck(tmp_path, "big")
+
+
+def test_a_missing_deck_names_those_there_are(tmp_path):
+    save_deck(tmp_path, small_deck("home"))
+    with pytest.raises(DeckError, match="no learned deck 'pub'.*known: home"):
+        load_deck(tmp_path, "pub")
+
+
+def test_the_deck_file_is_versioned_json():
+    data = json.loads(small_deck().to_json())
+    assert data["format"] == "muggins learned deck" and data["version"] == 1 and set(data["cards"]) == {"5C", "TH", "QS"}
+
+
+# ---- learning from photos, with the real models ----------------------------------------------------------
+
+@pytest.mark.parametrize("name, card", [("5C.jpg", "5C"), ("10h.png", "TH"), ("qs-2.jpg", "QS"), ("Td_3.PNG", "TD"),
+                                        ("aS.jpeg", "AS")])
+def test_a_photo_named_by_card_in_any_notation(tmp_path, name, card):
+    assert card_named(tmp_path / name) == C(card)
+
+
+def test_a_name_that_is_no_card_is_refused(tmp_path):
+    with pytest.raises(PhotoRefused, match="'zz' is no card"):
+        card_named(tmp_path / "zz-2.jpg")
+
+
+@pytest.fixture(scope="module")
+def learning(tmp_path_factory):
+    """A folder of learning photos, good and bad, and what learning from it did."""
+    from vision.recognizer import Recognizer
+
+    folder = tmp_path_factory.mktemp("photos")
+    rng = np.random.default_rng(26)
+    for name, cards in (("5C.png", ["5C"]), ("10h.png", ["TH"]), ("qs.png", ["QS"]), ("QS-2.png", ["QS"]),
+                        ("zz.png", ["4D"]), ("7d.png", ["7D", "8C"]), ("8d.png", ["7S"])):
+        write(folder, name, photo(rng, [C(c) for c in cards]))
+    write(folder, "9h.png", photo(rng, []))  # a bare table
+    (folder / "notes.txt").write_text("not a photo")
+    (folder / "jc-9.jpg").write_bytes(b"not a jpeg")
+    recognizer = Recognizer()
+    deck, report = learn_folder("home", folder, recognizer)
+    return deck, report, recognizer
+
+
+def test_learning_keeps_each_named_card_and_says_which_are_missing(learning):
+    deck, report, _ = learning
+    assert deck.cards == [C("5C"), C("TH"), C("QS")]
+    assert sorted(report.learned[C("QS")]) == ["QS-2.png", "qs.png"]
+    assert len(deck.crops[C("QS")]) >= 2
+    assert len(report.missing) == 49 and C("5C") not in report.missing
+
+
+def test_learning_refuses_each_bad_photo_saying_why(learning):
+    _, report, _ = learning
+    reasons = dict(report.refused)
+    assert set(reasons) == {"zz.png", "7d.png", "8d.png", "9h.png", "notes.txt", "jc-9.jpg"}
+    assert "is no card" in reasons["zz.png"]
+    assert reasons["7d.png"] == "2 cards found: one card a photo"
+    assert reasons["8d.png"].startswith("the card looks like 7S") and reasons["8d.png"].endswith("not 8D")
+    assert reasons["9h.png"] == "no card found"
+    assert "not a photo" in reasons["notes.txt"]
+    assert reasons["jc-9.jpg"] == "not an image OpenCV can read"
+
+
+def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
+    """Scenes of the learned deck and of another deck, read with and without it: a read card stays that
+    card or becomes unread, never another; the learned cards are read; nothing read is wrong."""
+    from sim.render.scenes import make_scene
+    from vision.learned_deck import DeckReader
+
+    deck, _, recognizer = learning
+    reader = DeckReader(deck, recognizer.classifier, recognizer.cropper)
+    rng = np.random.default_rng(8)
+    for deck_name, texture in (("penguins", "wood"), ("tigullio-international", "cloth")):
+        scene = make_scene(rng, "separate", deck_name, texture=texture)
+        present = {t.card for t in scene.cards if t.card is not None}
+        generic = recognizer.recognize(scene.image)
+        learned = reader.reread(scene.image, generic)
+        for before, after in zip(generic, learned):
+            assert after.card in (before.card, None) or before.card is None
+            assert after.card is None or after.card in present
+    laid = [C("5C"), C("TH"), C("QS")]
+    image = photo(rng, laid + [C("2H")], texture="dark_mat")
+    reads = {r.card for r in reader.reread(image, recognizer.recognize(image))}
+    assert set(laid) <= reads and reads <= set(laid) | {C("2H"), None}

@@ -1,0 +1,121 @@
+"""Learning a deck from photos, one card face up in each, every file named by its card.
+
+`5C.jpg`, `10h.png`, `qs-2.jpg` (a second photo of the queen of spades): the name before an optional
+`-N` or `_N` is any notation cribbage.cards reads, in any case. Each photo is read by the generic
+recognizer, which must find exactly one card; its index crop is kept at the corner where the classifier
+finds the named card likeliest (and the diagonal index corner too, where that one looks like an index).
+A photo that cannot be used is refused with its reason, and the others are still learned.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from cribbage.cards import FULL_DECK, Card
+from cribbage.errors import CribbageError
+from vision.learned_deck import DeckError, LearnedDeck, check_name
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+SECOND_PHOTO = re.compile(r"^(.+?)[-_]\d+$")
+INDEX_LIKE = 0.9       # the diagonal corner is kept too where the classifier is this sure it shows an index
+
+
+class PhotoRefused(DeckError):
+    """One learning photo that cannot be used; the message says why."""
+
+
+@dataclass
+class LearnReport:
+    """What learning from a folder did: the photos each card was learned from, the photos refused
+    (file, reason), and the cards of a full deck still missing."""
+
+    learned: dict[Card, list[str]] = field(default_factory=dict)
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def missing(self) -> list[Card]:
+        return [card for card in FULL_DECK if card not in self.learned]
+
+
+def card_named(path: Path) -> Card:
+    """The card a photo's file name names (`qs-2.jpg`: the queen of spades); PhotoRefused if none."""
+    stem = path.stem
+    match = SECOND_PHOTO.match(stem)
+    text = match.group(1) if match else stem
+    try:
+        return Card.parse(text)
+    except CribbageError as exc:
+        raise PhotoRefused(f"the name {text!r} is no card ({exc})") from None
+
+
+def read_photo(path: Path) -> np.ndarray:
+    try:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
+    if image is None:
+        raise PhotoRefused("not an image OpenCV can read")
+    return image
+
+
+def index_crops(recognizer, image: np.ndarray, card: Card) -> list[np.ndarray]:
+    """The index crops of the one card in a learning photo, best first; PhotoRefused saying why not
+    (no card, several, or a card the classifier reads surely as another)."""
+    reports = recognizer.recognize(image)
+    if not reports:
+        raise PhotoRefused("no card found")
+    if len(reports) > 1:
+        raise PhotoRefused(f"{len(reports)} cards found: one card a photo")
+    rec = reports[0]
+    classifier = recognizer.classifier
+    if rec.card is not None and rec.card != card:
+        raise PhotoRefused(f"the card looks like {rec.card} ({rec.confidence:.3f}), not {card}")
+    quads = [np.roll(np.asarray(rec.quad, np.float32), -k, axis=0) for k in range(4)]
+    crops = [recognizer.cropper(image, quad) for quad in quads]
+    probs = classifier.probabilities(crops)
+    named = classifier.cards.index(card)
+    best = int(np.argmax(probs[:, named]))
+    if probs[best, named] < 1e-6:  # read nowhere as itself: its most index-like corner
+        best = int(np.argmax([classifier.card_probability(row) for row in probs]))
+    seen, _ = classifier.decide(probs[best])
+    if seen is not None and seen != card:
+        raise PhotoRefused(f"the card looks like {seen} ({float(probs[best].max()):.3f}), not {card}")
+    kept = [crops[best]]
+    far = (best + 2) % 4
+    other, _ = classifier.decide(probs[far])
+    if classifier.card_probability(probs[far]) >= INDEX_LIKE and other in (None, card):
+        kept.append(crops[far])
+    return kept
+
+
+def photos_in(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise DeckError(f"{folder}: no such folder of photos")
+    return sorted((p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")),
+                  key=lambda p: p.name.lower())
+
+
+def learn_folder(name: str, folder: Path, recognizer, log=None) -> tuple[LearnedDeck, LearnReport]:
+    """Learn deck `name` from every photo in folder; log(file, card or None, reason) after each photo."""
+    check_name(name)
+    deck, report = LearnedDeck(name), LearnReport()
+    for path in photos_in(Path(folder)):
+        try:
+            if path.suffix.lower() not in IMAGE_SUFFIXES:
+                raise PhotoRefused(f"not a photo ({path.suffix or 'no suffix'}; give {', '.join(IMAGE_SUFFIXES)})")
+            card = card_named(path)
+            deck.add(card, index_crops(recognizer, read_photo(path), card))
+        except PhotoRefused as exc:
+            report.refused.append((path.name, str(exc)))
+            if log is not None:
+                log(path.name, None, str(exc))
+            continue
+        report.learned.setdefault(card, []).append(path.name)
+        if log is not None:
+            log(path.name, card, None)
+    return deck, report
