@@ -1,9 +1,10 @@
-"""`muggins recognize [--json] [--overlay DIR] IMAGE...`: read the cards in still images.
+"""`muggins recognize [--json] [--overlay DIR] [--deck NAME] IMAGE...`: read the cards in still images.
 
 With --json, one line per image, exactly docs/DESIGN.md's contract:
 {"file": ..., "cards": [{"card": "5H", "confidence": 0.998, "quad": [[x, y], ...4]}], "ms": ...}
 A file that cannot be read gets one error line on stderr; the others are still read, and the exit
-status is 2 at the end.
+status is 2 at the end. --deck reads with a learned deck (`muggins deck learn`); one that is corrupt or
+foreign is refused on stderr, naming its file, and the images are read without it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--card-length", metavar="PIXELS", type=card_pixels,
                         help="a card's long side in these images' pixels, where known (as `muggins calibrate "
                              "--card` measures it): cards of that size are looked for; default: any size")
+    parser.add_argument("--deck", metavar="NAME", help="read with this learned deck (`muggins deck learn`)")
+    parser.add_argument("--decks-dir", metavar="D", type=Path, default=None,
+                        help="where learned decks are kept (default: the state directory's decks/ folder)")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="the TOML config whose state_dir holds the decks (default: $MUGGINS_CONFIG)")
 
 
 def card_pixels(text: str) -> float:
@@ -35,6 +41,29 @@ def card_pixels(text: str) -> float:
     if not 8 <= value <= 8192:
         raise argparse.ArgumentTypeError(f"{text!r} is no card length: give pixels, 8-8192")
     return value
+
+
+def learned_deck(args):
+    """The learned deck --deck names, or None; a missing one is an error, a corrupt one a warning."""
+    if args.deck is None:
+        if args.decks_dir is not None:
+            from device.errors import UsageError
+
+            raise UsageError("--decks-dir needs --deck NAME")
+        return None
+    from device.config import load_config
+    from device.learned_decks import config_path, decks_folder
+    from vision.learned_deck import DeckError, check_name, deck_path, load_deck
+
+    folder = decks_folder(load_config(config_path(args.config)), args.decks_dir)
+    check_name(args.deck)
+    if not deck_path(folder, args.deck).is_file():
+        return load_deck(folder, args.deck)  # DeckError: no such deck, naming those there are
+    try:
+        return load_deck(folder, args.deck)
+    except DeckError as exc:
+        print(f"muggins recognize: warning: {exc}; reading without the learned deck", file=sys.stderr)
+        return None
 
 
 def read_image(path: Path):
@@ -63,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.classifier import CardClassifier
     from vision.recognizer import Recognizer
 
-    recognizer = Recognizer(classifier=CardClassifier(args.model), card_length=args.card_length)
+    recognizer = Recognizer(classifier=CardClassifier(args.model), card_length=args.card_length,
+                            deck=learned_deck(args))
     if args.overlay is not None:
         args.overlay.mkdir(parents=True, exist_ok=True)
     failures = 0
