@@ -167,6 +167,7 @@ class CameraConfig:
     resolution: tuple[int, int] = (1280, 720)
     fps: float = 10.0
     card_length: float | None = None  # a card's long side in pixels, as `muggins calibrate --card` measured it
+    deck: str | None = None           # the learned deck in play (`muggins deck learn`), by name
 
 
 @dataclass(frozen=True)
@@ -462,6 +463,12 @@ def _camera_source(v):
     return True, v
 
 
+def _deck_name(v):
+    from vision.learned_deck import NAME_PATTERN
+
+    return isinstance(v, str) and NAME_PATTERN.fullmatch(v) is not None, v
+
+
 def _read_camera(t: _Table) -> CameraConfig:
     d = CameraConfig()
     camera = CameraConfig(
@@ -471,6 +478,7 @@ def _read_camera(t: _Table) -> CameraConfig:
         fps=t.take("fps", d.fps, _number(0, 120, lo_open=True), "frames per second above 0, up to 120"),
         card_length=t.take("card_length", d.card_length, _number(8, 8192),
                            "a card's long side in pixels, 8-8192 (`muggins calibrate --card` measures it)"),
+        deck=t.take("deck", d.deck, _deck_name, "a learned deck's name: 1-40 letters, digits, '-' or '_'"),
     )
     t.finish()
     return camera

@@ -65,6 +65,7 @@ go = [23, 24, 25, 12]
 [camera]
 source = "replay:table.mp4"
 resolution = [640, 480]
+deck = "home-2"
 [zones]
 centre = [[1, 2], [3, 4.5], [5, 6]]
 """)
@@ -73,7 +74,7 @@ centre = [[1, 2], [3, 4.5], [5, 6]]
     assert c.state_dir == tmp_path / "state"
     assert c.board.holes == 60 and c.board.driver == "simulated"
     assert c.panel.go == (23, 24, 25, 12)
-    assert c.camera.resolution == (640, 480)
+    assert c.camera.resolution == (640, 480) and c.camera.deck == "home-2"
     assert c.zones["centre"] == ((1.0, 2.0), (3.0, 4.5), (5.0, 6.0))
 
 
@@ -98,6 +99,7 @@ def test_three_players_get_three_muggins_buttons_and_colours_by_default(tmp_path
     ("[voice]\nrate = 20\n", ["[voice] rate", "80 to 450"]),
     ("[voice]\nengine = \"festival\"\n", ["[voice] engine"]),
     ("[camera]\nsource = \"webcam\"\n", ["[camera] source", "usb:N"]),
+    ("[camera]\ndeck = \"../home\"\n", ["[camera] deck", "learned deck"]),
     ("[zones]\ncentre = [[1, 2], [3, 4]]\n", ["[zones] centre", "at least 3"]),
     ("[board]\nholes = 100\n", ["[board] holes", "60 or 120"]),
     ("[board]\ncolours = [\"red\", \"#00ff00\"]\n", ["[board] colours", "#ff3000"]),
