@@ -11,6 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pathlib import Path
+from typing import Callable
+
 from vision.sources.base import DARK_THRESHOLD, mean_brightness
 from vision.tracker import TableTracker, TrackerConfig
 from vision.zones import Zones
@@ -54,3 +57,13 @@ class Eyes:
             changes += self.tracker.update(recognitions, timestamp + k * 1e-3)
             self.frames += 1
         return Look(tuple(changes), self.tracker.state, cards_seen=len(recognitions))
+
+
+def recognizer_for(camera, decks_dir: Path, tell: Callable[[str], None]):
+    """The device's recognizer for a [camera] config: cards of its calibrated length looked for, and the
+    learned deck it names (kept in decks_dir) checked last; a deck that cannot be used is told, and
+    cards are read without it."""
+    from device.learned_decks import deck_in_play
+    from vision.recognizer import Recognizer
+
+    return Recognizer(card_length=camera.card_length, deck=deck_in_play(camera.deck, decks_dir, tell))

@@ -102,3 +102,27 @@ def test_learning_nothing_saves_nothing(tmp_path):
     done = muggins("deck", "learn", "home", photos, "--decks-dir", tmp_path / "decks")
     assert done.returncode == 2 and "no card learned" in done.stderr
     assert not (tmp_path / "decks").exists()
+
+
+def test_the_device_reads_with_the_deck_its_config_names(learned, tmp_path):
+    from device.config import CameraConfig
+    from device.eyes import recognizer_for
+
+    _, _, decks, _ = learned
+    told = []
+    recognizer = recognizer_for(CameraConfig(deck="home"), decks, told.append)
+    assert recognizer.deck is not None and told == []
+    assert set(recognizer.deck.deck.cards) == {C("5C"), C("TH"), C("QS")}
+    assert recognizer_for(CameraConfig(), decks, told.append).deck is None and told == []
+
+
+def test_a_deck_the_device_cannot_use_is_told_and_cards_are_read_without_it(tmp_path):
+    from device.config import CameraConfig
+    from device.eyes import recognizer_for
+
+    (tmp_path / "home.deck.json").write_bytes(b"\x00\x01 not a deck")
+    told = []
+    assert recognizer_for(CameraConfig(deck="home"), tmp_path, told.append).deck is None
+    assert len(told) == 1 and str(tmp_path / "home.deck.json") in told[0] and "without it" in told[0]
+    assert recognizer_for(CameraConfig(deck="pub"), tmp_path, told.append).deck is None
+    assert "no learned deck 'pub'" in told[1]
