@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import http.client
 import json
+import threading
+import time
 from pathlib import Path
 from types import MappingProxyType
 
@@ -37,6 +39,37 @@ class StillCamera:
     def read(self):
         self.index += 1
         return Frame(self.image, self.index, self.index / 10)
+
+
+class PaintedTable(StillCamera):
+    """A camera that always sees one rendered table: both hands laid out and the starter (sim's painter)."""
+
+    def __init__(self, seed: int = 3):
+        from cribbage.cards import Card as C
+        from sim.frames import TablePainter
+        from sim.table_script import TableStep
+
+        painter = TablePainter(seed, 2)
+        step = TableStep(zones=(("seat:0", tuple(C.parse(c) for c in ("2C", "6H", "TD", "KC"))),
+                                ("seat:1", tuple(C.parse(c) for c in ("5S", "5C", "3S", "7D"))),
+                                ("centre", (C.parse("4H"),))))
+        self.image = painter.draw(step, 0)
+        self.index = 0
+
+
+class ReadOnce:
+    """The real recognizer, run once on a still camera's picture and its reading given again after."""
+
+    def __init__(self):
+        from vision.recognizer import Recognizer
+
+        self.recognizer = Recognizer()
+        self.cards = None
+
+    def recognize(self, image):
+        if self.cards is None:
+            self.cards = self.recognizer.recognize(image)
+        return self.cards
 
 
 class NoCards:
@@ -75,14 +108,15 @@ def write_config(tmp_path: Path, extra: str = "") -> Path:
 
 
 class WebTable:
-    def __init__(self, tmp_path: Path, config_extra: str = "", pin: str = "246810", **serve_args):
+    def __init__(self, tmp_path: Path, config_extra: str = "", pin: str = "246810", camera=None, recognizer=None,
+                 **serve_args):
         from device.web.pairing import Pairing
         from device.web.table import serve
 
         self.config_path = write_config(tmp_path, config_extra)
         config = load_config(self.config_path)
         self.voice = Voice()
-        self.device = Device(config, parts=Parts(source=StillCamera(), recognizer=NoCards(), leds=Leds(),
+        self.device = Device(config, parts=Parts(source=camera or StillCamera(), recognizer=recognizer or NoCards(), leds=Leds(),
                                                  voice=self.voice, panel=QuietPanel()),
                              out=_Sink(), err=_Sink())
         self.printed = _Sink()
@@ -91,10 +125,28 @@ class WebTable:
         self.port = self.page.server.port
         self.cards = {z: [] for z in ZONES}
         self.cookie: str | None = None
+        self.lock = threading.RLock()   # the device's loop and the test's table changes take turns
+        self._looping = False
+        self._loop: threading.Thread | None = None
 
     def close(self):
+        self._looping = False
+        if self._loop is not None:
+            self._loop.join(timeout=5)
         self.page.close()
         self.device.close()
+
+    def run_loop(self):
+        """Run the device's frame loop in a thread of its own (as `muggins run` does), until close()."""
+        def loop():
+            while self._looping:
+                with self.lock:
+                    self.device.step()
+                time.sleep(0.01)
+
+        self._looping = True
+        self._loop = threading.Thread(target=loop, daemon=True)
+        self._loop.start()
 
     # ---- the table, as the tracker reports it ------------------------------------------------
 
@@ -107,6 +159,10 @@ class WebTable:
                           MappingProxyType({z: 0 for z in self.cards}))
 
     def put(self, zone, *cards):
+        with self.lock:
+            self._put(zone, *cards)
+
+    def _put(self, zone, *cards):
         changes = []
         for text in cards:
             self.cards[zone].append(Card.parse(text))
@@ -114,6 +170,10 @@ class WebTable:
         self.controller.on_table(changes, self._state())
 
     def clear(self):
+        with self.lock:
+            self._clear()
+
+    def _clear(self):
         changes = [ZoneEvent("left", z, c, 0.0) for z, cs in self.cards.items() for c in cs]
         self.cards = {z: [] for z in ZONES}
         self.controller.on_table(changes, self._state())

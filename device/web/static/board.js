@@ -3,7 +3,7 @@
 // the lurch or skunk line, the dealer, a blinking ghost where a claim would land, the winner's track lit.
 
 const NS = "http://www.w3.org/2000/svg";
-const PER_ROW = 30, CELL = 11, GAP = 5, R = 3.6;
+const PER_ROW = 20, CELL = 11, GAP = 5, R = 3.8;
 const MARK = "#3b3b3b", HOLE = "#26292e", LINE = "#b36b00", DEALER = "#e8e8e8";
 
 function node(tag, attrs) {
@@ -43,7 +43,7 @@ export function drawBoard(svg, b) {
     const front = position(b.front[side], b.holes, b.target);
     const back = position(b.back[side], b.holes, b.target);
     const lit = b.winner === side;
-    const label = node("text", { x: 6, y: top + 9, fill: colour, "font-size": 9, "font-weight": 700 });
+    const label = node("text", { x: 6, y: top + 10, fill: colour, "font-size": 10, "font-weight": 700 });
     label.textContent = name + (b.dealer === side ? "  (dealer)" : "");
     svg.append(label);
     const g = node("g", { "data-side": side });

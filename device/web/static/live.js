@@ -35,7 +35,7 @@ function render(s) {
   if (s.show_turn) facts.push(["counting", s.show_turn.player + (s.show_turn.crib ? "'s crib" : "")]);
   facts.push(["deal", s.round || "—"]);
   $("facts").replaceChildren(...facts.map(([k, v]) => {
-    const span = el("span", { "data-fact": k }, k + " ");
+    const span = el("span", { "data-fact": k }, el("span", { class: "k", text: k + " " }));
     span.append(k === "count" ? el("b", { text: String(v) }) : k === "starter" ? cardChip(v, true) : String(v));
     return span;
   }));
@@ -50,7 +50,7 @@ function render(s) {
   const mug = $("muggins-row");
   if (mug.childElementCount !== b.names.length) {
     mug.replaceChildren(...b.names.map((name, side) => {
-      const button = el("button", { "data-side": side, text: `Muggins! (${name})` });
+      const button = el("button", { "data-side": side, text: `Muggins: ${name}` });
       button.addEventListener("click", () => act("muggins", { side }));
       return button;
     }));

@@ -33,19 +33,20 @@ function drawZones() {
   const handle = Math.max(info.width, info.height) / 40;
   for (const card of info.cards || []) {
     if (card.quad.length !== 4) continue;
-    svg.append(node("polygon", { points: card.quad.map((p) => p.join(",")).join(" "), fill: "none",
+    svg.append(node("polygon", { points: card.quad.map((p) => p.join(",")).join(" "), fill: "none", class: "card",
                                  stroke: card.card ? "#6bd48c" : "#ff6b6b", "stroke-width": handle / 5 }));
     const [x, y] = card.quad[0];
-    svg.append(node("text", { x, y: y - handle / 3, fill: "#6bd48c", "font-size": handle * 1.1,
-                              "font-weight": 700 }, card.card || "?"));
+    svg.append(node("text", { x, y: y - handle / 3, fill: "#6bd48c", "font-size": handle * 1.1, "font-weight": 700,
+                              stroke: "#000", "stroke-width": handle / 6, "paint-order": "stroke" }, card.card || "?"));
   }
   for (const [name, points] of Object.entries(zones)) {
     const colour = colourOf(name);
     svg.append(node("polygon", { points: points.map((p) => p.join(",")).join(" "), fill: colour,
                                  "fill-opacity": 0.12, stroke: colour, "stroke-width": handle / 4, "data-zone": name }));
     const [x0, y0] = [Math.min(...points.map((p) => p[0])), Math.min(...points.map((p) => p[1]))];
-    svg.append(node("text", { x: x0 + handle / 2, y: y0 + handle * 1.3, fill: colour, "font-size": handle,
-                              "font-weight": 700 }, labelOf(name)));
+    svg.append(node("text", { x: x0 + handle, y: y0 + handle * 2, fill: colour, "font-size": handle * 1.5,
+                              "font-weight": 700, stroke: "#000", "stroke-width": handle / 5,
+                              "paint-order": "stroke" }, labelOf(name)));
     points.forEach(([x, y], i) => {
       const c = node("circle", { cx: x, cy: y, r: handle / 1.6, fill: colour, stroke: "#000", "stroke-width": 1,
                                  class: "corner", "data-zone": name, "data-corner": i });

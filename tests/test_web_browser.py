@@ -1,0 +1,228 @@
+"""The web page in a real browser (Debian's chromium, driven by chromedriver through Selenium), used
+the way a person would: pair with the PIN, claim a count, read the board, drag a zone and save it.
+
+Needs `chromium` and `chromium-driver` (.ci/run installs them); skipped, saying so, without them.
+Set MUGGINS_SCREENSHOTS=DIR to keep a picture of each page there (docs/screenshots/ holds the ones
+committed); otherwise they go to the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("aiohttp", reason="the web page needs aiohttp: pip install 'muggins[web]'")
+webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need selenium: pip install selenium")
+
+from web_table import WebTable  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="the browser tests need Debian's chromium and chromium-driver: apt-get install chromium chromium-driver")
+
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync")
+WAIT_S = 10
+
+
+@pytest.fixture
+def browser(tmp_path):
+    from selenium.webdriver.chrome.service import Service
+
+    os.environ.setdefault("SE_OFFLINE", "true")   # never let Selenium look for a browser to download
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    options.add_experimental_option("mobileEmulation",
+                                    {"deviceMetrics": {"width": 360, "height": 760, "pixelRatio": 1.5}})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = WebTable(tmp_path)
+    t.run_loop()
+    yield t
+    t.close()
+
+
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("MUGGINS_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def screenshot(driver, path: Path) -> None:
+    """The whole page, top to bottom, as a PNG (the phone's width)."""
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 360, "height": height, "deviceScaleFactor": 1.5, "mobile": True})
+    png = driver.get_screenshot_as_png()
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    try:  # a palette of 256 colours keeps the committed pictures small
+        import io
+
+        from PIL import Image
+
+        Image.open(io.BytesIO(png)).convert("RGB").quantize(256).save(path, optimize=True)
+    except ImportError:
+        path.write_bytes(png)
+
+
+def wait_for(driver, check, message):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT_S, poll_frequency=0.05).until(lambda d: check(d), message)
+
+
+def by_css(driver, css):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, css)
+
+
+def text_of(driver, css) -> str:
+    """What a person reads there now (read in one go: the live page redraws as events come)."""
+    return driver.execute_script("const n = document.querySelector(arguments[0]); return n ? n.innerText : '';",
+                                 css)
+
+
+def pair(driver, pin):
+    box = by_css(driver, "#pair input")
+    box.clear()
+    box.send_keys(pin)
+    by_css(driver, "#pair button").click()
+
+
+def test_pair_claim_and_read_the_board(browser, table, tmp_path):
+    url = f"http://127.0.0.1:{table.port}"
+    browser.get(url + "/")
+    wait_for(browser, lambda d: text_of(d, '.score[data-side="1"] .points') == "0", "the scores drawn")
+    assert "cutting for deal" in text_of(browser, "#facts")
+    assert not by_css(browser, "#actions").is_displayed()
+
+    table.deal_and_play()                        # the cards on the table, as the camera reports them
+    south = table.controller.game.score("South")
+    wait_for(browser, lambda d: text_of(d, '.score[data-side="1"] .points') == str(south), "the play's points")
+    wait_for(browser, lambda d: "the show" in text_of(d, "#facts"), "the show's turn")
+    assert "South" in text_of(browser, '[data-fact="counting"]')
+
+    pair(browser, "111111")                       # a wrong PIN is told, and nothing opens
+    wait_for(browser, lambda d: "not the PIN" in text_of(d, "#pair .message"), "the wrong PIN told")
+    assert not by_css(browser, "#actions").is_displayed()
+    pair(browser, "246810")
+    wait_for(browser, lambda d: by_css(d, "#actions").is_displayed(), "the settling buttons")
+    fits_the_phone(browser)
+
+    actual = table.controller.game.correct_count().total
+    for _ in range(actual):
+        by_css(browser, "#more").click()
+    assert text_of(browser, "#points") == str(actual)
+    by_css(browser, "#claim").click()
+    wait_for(browser, lambda d: text_of(d, '.score[data-side="1"] .points') == str(south + actual),
+             "the claim pegged")
+    assert table.controller.game.score("South") == south + actual
+    title = text_of(browser, "#breakdown-title").lower()       # the heading is drawn in capitals
+    assert f"claimed {actual}, {actual} in it" in title and "south" in title
+    seen = browser.execute_script(
+        "return [...document.querySelectorAll('#breakdown-cards .card')].map((c) => c.dataset.card);")
+    assert sorted(seen) == sorted(["5S", "5C", "3S", "7D", "4H"])
+    # the board drawn: South's front peg in the hole of its score, the back peg where it was before
+    pegs = browser.execute_script(
+        "const g = document.querySelector('g[data-side=\"1\"]');"
+        "return [g.querySelector('[data-peg=front]').dataset.hole, g.querySelector('[data-peg=back]').dataset.hole];")
+    assert [int(h) for h in pegs] == [south + actual, south]
+    assert "pegs" in text_of(browser, "#said").lower() or str(actual) in text_of(browser, "#said")
+    screenshot(browser, shots(tmp_path) / "board.png")
+
+
+@pytest.fixture
+def painted_table(tmp_path):
+    from web_table import PaintedTable, ReadOnce
+
+    t = WebTable(tmp_path, camera=PaintedTable(), recognizer=ReadOnce())
+    t.run_loop()
+    yield t
+    t.close()
+
+
+def fits_the_phone(driver):
+    """Nothing on the page is wider than the phone (a wide page shifts every tap)."""
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide"
+
+
+def test_drag_a_zone_and_save_it(browser, painted_table, tmp_path):
+    table = painted_table
+    url = f"http://127.0.0.1:{table.port}"
+    browser.get(url + "/setup")
+    wait_for(browser, lambda d: d.execute_script("return document.getElementById('view').naturalWidth") > 0,
+             "the camera's picture")
+    pair(browser, "246810")
+    wait_for(browser, lambda d: not by_css(d, "#pair").is_displayed(), "paired")
+    browser.execute_script("document.getElementById('camera').scrollIntoView({block: 'center'})")
+    corner = by_css(browser, 'circle.corner[data-zone="seat:0"][data-corner="0"]')
+    x0, y0 = float(corner.get_attribute("cx")), float(corner.get_attribute("cy"))
+    camera_width = browser.execute_script("return document.getElementById('zones').viewBox.baseVal.width")
+    scale = camera_width / by_css(browser, "#zones").size["width"]      # camera pixels per CSS pixel
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(browser).click_and_hold(corner).move_by_offset(20, 15).move_by_offset(10, 5).release().perform()
+    moved = by_css(browser, 'circle.corner[data-zone="seat:0"][data-corner="0"]')
+    x1, y1 = float(moved.get_attribute("cx")), float(moved.get_attribute("cy"))
+    assert abs((x1 - x0) - 30 * scale) < 3 * scale and abs((y1 - y0) - 20 * scale) < 3 * scale
+    by_css(browser, "#save-zones").click()
+    wait_for(browser, lambda d: "zones saved" in text_of(d, "#zones-message"), "the zones saved")
+    saved = tomllib.loads(table.config_path.read_text())["zones"]["seat:0"][0]
+    assert abs(saved[0] - x1) < 0.2 and abs(saved[1] - y1) < 0.2
+    assert table.config_path.with_name("muggins.toml.old").exists()
+
+    fits_the_phone(browser)
+    # what is read is drawn over the view; a measurement needs one card alone, and says so
+    wait_for(browser, lambda d: len(d.find_elements("css selector", "#zones polygon.card")) >= 5, "cards outlined")
+    by_css(browser, "#measure").click()
+    wait_for(browser, lambda d: "lay one card" in text_of(d, "#card-message"), "the measuring refused")
+    assert "cards" in text_of(browser, "#card-message") and "card_length" not in table.config_path.read_text()
+
+    # a setting the config loader refuses is refused here with its words, and the file is kept
+    before = table.config_path.read_text()
+    box = by_css(browser, "#toml")
+    box.clear()
+    box.send_keys('[voice]\nrate = 20\n')
+    by_css(browser, "#check").click()
+    wait_for(browser, lambda d: "[voice] rate" in text_of(d, "#settings-message"), "the loader's message")
+    assert "80 to 450" in text_of(browser, "#settings-message")
+    by_css(browser, "#save").click()
+    wait_for(browser, lambda d: "[voice] rate" in text_of(d, "#settings-message"), "still refused")
+    assert table.config_path.read_text() == before
+    browser.get(url + "/setup")
+    wait_for(browser, lambda d: d.execute_script("return document.getElementById('view').naturalWidth") > 0,
+             "the camera's picture again")
+    screenshot(browser, shots(tmp_path) / "setup.png")
+
+
+def test_the_games_page_draws_each_games_race(browser, table, tmp_path):
+    table.deal_and_play()
+    with table.lock:
+        table.controller.on_panel(__import__("device.panel", fromlist=["PanelEvent"]).PanelEvent(
+            "claim", value=table.controller.game.correct_count().total))
+    browser.get(f"http://127.0.0.1:{table.port}/games")
+    wait_for(browser, lambda d: d.find_elements("css selector", "section.race"), "a game drawn")
+    lines = browser.find_elements("css selector", "section.race polyline")
+    assert len(lines) == 2
+    north, south = (table.controller.game.score(p) for p in ("North", "South"))
+    assert "in progress" in text_of(browser, "section.race .result")
+    assert f"{north}–{south}" in text_of(browser, "section.race .result")
+    fits_the_phone(browser)
+    screenshot(browser, shots(tmp_path) / "games.png")
