@@ -172,15 +172,20 @@ def test_drag_a_zone_and_save_it(browser, painted_table, tmp_path):
     pair(browser, "246810")
     wait_for(browser, lambda d: not by_css(d, "#pair").is_displayed(), "paired")
     browser.execute_script("document.getElementById('camera').scrollIntoView({block: 'center'})")
-    corner = by_css(browser, 'circle.corner[data-zone="seat:0"][data-corner="0"]')
-    x0, y0 = float(corner.get_attribute("cx")), float(corner.get_attribute("cy"))
-    camera_width = browser.execute_script("return document.getElementById('zones').viewBox.baseVal.width")
-    scale = camera_width / by_css(browser, "#zones").size["width"]      # camera pixels per CSS pixel
+    # where the corner is, read in one go (the overlay is redrawn as the camera's readings come)
+    corner = """const c = document.querySelector('circle.corner[data-zone="seat:0"][data-corner="0"]');
+                const r = c.getBoundingClientRect(), s = document.getElementById('zones').getBoundingClientRect();
+                return [+c.getAttribute('cx'), +c.getAttribute('cy'), r.x + r.width / 2 - (s.x + s.width / 2),
+                        r.y + r.height / 2 - (s.y + s.height / 2), s.width,
+                        document.getElementById('zones').viewBox.baseVal.width];"""
+    x0, y0, dx, dy, svg_width, camera_width = browser.execute_script(corner)
+    scale = camera_width / svg_width      # camera pixels per CSS pixel
     from selenium.webdriver.common.action_chains import ActionChains
 
-    ActionChains(browser).click_and_hold(corner).move_by_offset(20, 15).move_by_offset(10, 5).release().perform()
-    moved = by_css(browser, 'circle.corner[data-zone="seat:0"][data-corner="0"]')
-    x1, y1 = float(moved.get_attribute("cx")), float(moved.get_attribute("cy"))
+    svg = by_css(browser, "#zones")       # the overlay itself stays; its shapes are redrawn
+    ActionChains(browser).move_to_element_with_offset(svg, round(dx), round(dy)).click_and_hold() \
+        .move_by_offset(20, 15).move_by_offset(10, 5).release().perform()
+    x1, y1 = browser.execute_script(corner)[:2]
     assert abs((x1 - x0) - 30 * scale) < 3 * scale and abs((y1 - y0) - 20 * scale) < 3 * scale
     by_css(browser, "#save-zones").click()
     wait_for(browser, lambda d: "zones saved" in text_of(d, "#zones-message"), "the zones saved")
