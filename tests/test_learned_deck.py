@@ -33,6 +33,10 @@ class RowClassifier:
     def probabilities(self, crops):
         return np.stack([self.rows[int(crop[0, 0, 0])] for crop in crops])
 
+    def decide(self, probs):
+        best = int(np.argmax(probs))
+        return (self.cards[best] if probs[best] >= 0.9 else None), float(probs[best])
+
 
 def softmax(logits):
     e = np.exp(logits - logits.max())
@@ -59,14 +63,16 @@ def rule():
     1-3 the learned crops, 10+ the reads a test makes."""
     rng = np.random.default_rng(5)
     logits = {card: rng.normal(0, 3, 53) for card in ("AS", "2S", "3S", "far")}
-    logits["AS"][C("KH").index] = 25.0          # this deck's ace leans to the king of hearts
+    others = np.exp(np.delete(logits["AS"], C("KH").index)).sum()
+    logits["AS"][C("KH").index] = np.log(0.7 / 0.3 * others)  # this deck's ace: 70 % a king of hearts
     logits["2S"][C("2S").index] = 25.0
     logits["3S"][C("3S").index] = 25.0
     rows = {1: softmax(logits["AS"]), 2: softmax(logits["2S"]), 3: softmax(logits["3S"]),
             10: softmax(logits["AS"] + rng.normal(0, 0.3, 53)),      # another photo of the ace
             11: softmax(logits["2S"] + rng.normal(0, 0.3, 53)),
             12: softmax(logits["far"]),
-            13: softmax(0.5 * logits["2S"] + 0.5 * logits["3S"])}   # between two learned cards
+            13: softmax(0.5 * logits["2S"] + 0.5 * logits["3S"]),   # between two learned cards
+            14: softmax(logits["3S"] + rng.normal(0, 0.3, 53))}
     deck = LearnedDeck("rule")
     for key, card in ((1, "AS"), (2, "2S"), (3, "3S")):
         deck.add(C(card), [crop_for(key)])
@@ -99,6 +105,20 @@ def test_a_read_the_learned_deck_agrees_with_stays(rule):
     deck, classifier = rule
     rec = Recognition(C("2S"), 0.99, quad_for(11))
     assert reread(deck, classifier, rec)[0] is rec
+
+
+def test_a_card_the_recognizer_refused_though_its_index_was_read_surely_stays_unread(rule):
+    deck, classifier = rule  # refused for its whole face, another corner or a neighbour: not overruled
+    assert reread(deck, classifier, Recognition(None, 0.99, quad_for(14)))[0].card is None
+
+
+def test_a_learned_read_never_names_a_card_already_read_in_the_frame(rule):
+    deck, classifier = rule
+    deck.add(C("KH"), [crop_for(2)])
+    out = reread(deck, classifier, Recognition(C("AS"), 0.99, quad_for(12)), Recognition(None, 0.6, quad_for(10)))
+    assert [r.card for r in out] == [C("AS"), None]
+    out = reread(deck, classifier, Recognition(None, 0.6, quad_for(10)), Recognition(None, 0.6, quad_for(10)))
+    assert [r.card for r in out] == [C("AS"), None]
 
 
 def test_a_card_far_from_every_learned_card_keeps_its_generic_read(rule):

@@ -12,9 +12,11 @@ reports with the learned cards':
   MARGIN;
 - a card seen but not read, strongly matching a learned card, is read as that card, unless the
   classifier thinks more likely than not that it is another card the deck has not learned (where it
-  has, the fingerprints have already chosen between the two);
-- a read card strongly matching another learned card is left unread: the two disagree, and a wrong
-  read costs more than an unread one;
+  has, the fingerprints have already chosen between the two), unless the index was read surely and
+  the recognizer refused it for reasons of its own (its whole face, another corner, a neighbour), and
+  unless that card is already read elsewhere in the frame;
+- a read card matching another learned card still more strongly (OVERRULE) is left unread: the two
+  disagree, and a wrong read costs more than an unread one;
 - anything else (a card far from every learned card, a card of another deck) keeps the generic read.
 
 The deck file keeps the crops, not the fingerprints: a new classifier fingerprints them anew on load.
@@ -47,6 +49,7 @@ MAX_CROPS_PER_CARD = 8             # photos of one card beyond this add little a
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 MATCH = 0.9                        # the cosine a learned card's fingerprint must reach ...
 MARGIN = 0.1                       # ... beating every other learned card's by this much
+OVERRULE = 0.95                    # the cosine at which a learned card unreads a confident read of another
 CONTRADICTION = 0.5                # an unread card is not read where another card is this likely
 FLOOR = 1e-300                     # probabilities under this are taken as this before the logarithm
 
@@ -241,6 +244,23 @@ class DeckReader:
         self.learned = deck.cards
         self._owner = np.array([self.learned.index(card) for card in owners], np.int64)
         self._prints = fingerprints(classifier.probabilities(crops)) if crops else np.zeros((0, 1))
+        self._seen: dict[bytes, np.ndarray] = {}
+
+    def remember(self, quads: Sequence[np.ndarray], rows: np.ndarray) -> None:
+        """The classifier's rows for crops the recognizer has just read in this frame, by outline: the
+        reports cut at those outlines need not be read again (reread forgets them)."""
+        for quad, row in zip(quads, rows):
+            self._seen[np.asarray(quad, np.float32).tobytes()] = row
+
+    def rows_for(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
+        """The classifier's rows at each outline: remembered from this frame, else read now."""
+        keys = [np.asarray(quad, np.float32).tobytes() for quad in quads]
+        missing = [n for n, key in enumerate(keys) if key not in self._seen]
+        if missing:
+            fresh = self.classifier.probabilities([self.cropper(image, quads[n]) for n in missing])
+            for n, row in zip(missing, fresh):
+                self._seen[keys[n]] = row
+        return np.stack([self._seen[key] for key in keys])
 
     def matches(self, probs: np.ndarray) -> list[Match | None]:
         """For each row of probabilities, the nearest learned card (None with no learned card)."""
@@ -260,17 +280,29 @@ class DeckReader:
 
     def reread(self, image: np.ndarray, reports: Sequence[Recognition]) -> list[Recognition]:
         """The reports, each kept, read, or left unread by its learned match."""
-        if not reports or not self.learned:
-            return list(reports)
-        probs = self.classifier.probabilities([self.cropper(image, rec.quad) for rec in reports])
-        return [self.judge(rec, row, match) for rec, row, match in zip(reports, probs, self.matches(probs))]
+        try:
+            if not reports or not self.learned:
+                return list(reports)
+            probs = self.rows_for(image, [rec.quad for rec in reports])
+            read = {rec.card for rec in reports if rec.card is not None}
+            out = []
+            for rec, row, match in zip(reports, probs, self.matches(probs)):
+                out.append(self.judge(rec, row, match, read))
+                read.add(out[-1].card)
+            return out
+        finally:
+            self._seen.clear()
 
-    def judge(self, rec: Recognition, probs: np.ndarray, match: Match | None) -> Recognition:
+    def judge(self, rec: Recognition, probs: np.ndarray, match: Match | None, read: set) -> Recognition:
+        """One report checked against its learned match; `read`: the cards already read in the frame."""
         if match is None or not match.strong:
             return rec
         if rec.card is not None:
-            return rec if rec.card == match.card else Recognition(None, rec.confidence, rec.quad)
-        if self.contradicted(match.card, probs):
+            if rec.card != match.card and match.similarity >= OVERRULE:
+                return Recognition(None, rec.confidence, rec.quad)
+            return rec
+        if self.classifier.decide(probs)[0] is not None or match.card in read or \
+                self.contradicted(match.card, probs):
             return rec
         return Recognition(match.card, match.similarity, rec.quad)
 

@@ -158,6 +158,8 @@ class Recognizer:
         if not trials:
             return
         rows = self.classifier.probabilities([self.cropper(image, quad) for quad in trials])
+        if self.deck is not None:
+            self.deck.remember(trials, rows)
         start = 0
         for n in which:
             probs[n] = rows[start:start + len(quads[n])]
