@@ -1,9 +1,12 @@
 """`muggins run`: the device itself — camera, eyes, controller, journal, LED board, panel and voice.
 
-Every backend is chosen by the config. What is missing is said once, clearly, and the device carries
-on with what it has: no LED strip → a simulated board; no GPIO → no buttons; no espeak-ng → printed
-words; a camera that fails is retried (the players are told). A replay camera source runs the whole
-device on a laptop. The journal brings the game back after a power cut.
+This is the one place they are put together: `muggins run` with the config's hardware, `muggins demo`
+with simulated parts (a rendered camera, a simulated strip, a scripted panel, a quiet or spoken
+voice: sim/demo_game.py), the tests and the benchmarks with theirs. A part not given is opened as the
+config says. What is missing is said once, clearly, and the device carries on with what it has: no
+LED strip → a simulated board; no GPIO → no buttons; no espeak-ng → printed words; a camera that
+fails is retried (the players are told). A replay camera source runs the whole device on a laptop.
+The journal brings the game back after a power cut.
 """
 
 from __future__ import annotations
@@ -11,27 +14,49 @@ from __future__ import annotations
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TextIO
 
 from device.board import Board
 from device.controller import Controller
-from device.eyes import Eyes
+from device.eyes import Eyes, Look
 from device.journal import JOURNAL_NAME, Journal
 from device.parts import Parts
 from device.presenter import Presenter
 from vision.zone_names import CENTRE, CRIB, seat
 
 
+@dataclass(frozen=True)
+class Display:
+    """How the device writes what it shows and says as text (to `out`), beside the board and the voice.
+
+    json_lines: each event as one JSON line; board_pictures: the board drawn as text after each peg
+    (colour: in ANSI colours); live_board: the loop's tick() plays the board's animations in time
+    (`muggins run`), else each event's animation is finished at once (a simulation's steps)."""
+
+    json_lines: bool = False
+    board_pictures: bool = False
+    colour: bool = False
+    live_board: bool = True
+
+
 class Device:
-    """One running device. `run()` returns when a replay ends, on SIGTERM/SIGINT, or after max_frames."""
+    """One running device. `run()` returns when a replay ends, on SIGTERM/SIGINT, or after max_frames.
+
+    `step()` is one turn of the loop; its parts (`see` a frame, `act_on` what was seen, `poll_panel`,
+    `show_board`) are also what a simulation drives step by step (sim/simulation.py).
+    header: more settings for the journal's header, which a journal must match to be resumed.
+    """
 
     def __init__(self, config, *, state_dir: Path | None = None, new_game: bool = False,
                  out: TextIO = sys.stdout, err: TextIO = sys.stderr, parts: Parts | None = None,
-                 on_present: Callable[[int, object], None] | None = None):
+                 on_present: Callable[[int, object], None] | None = None,
+                 display: Display | None = None, header: dict | None = None):
         self.config = config
         self.out, self.err = out, err
         self.rules = config.game
+        self.display = display or Display()
         self.state_dir = Path(state_dir if state_dir is not None else config.state_dir)
         self.parts = parts or Parts()
         self.stopping = False
@@ -39,7 +64,8 @@ class Device:
         self.warming = 0
         self.ready_at: float | None = None
         self.on_present = on_present
-        self.journal = Journal.open(self.state_dir / JOURNAL_NAME, self.rules.to_dict(), new_game=new_game)
+        self.journal = Journal.open(self.state_dir / JOURNAL_NAME, {**self.rules.to_dict(), **(header or {})},
+                                    new_game=new_game)
         for notice in self.journal.notices:
             self._tell(notice)
         self.resumed = len(self.journal) > 0
@@ -49,10 +75,13 @@ class Device:
         if config.zones and CRIB in config.zones:
             names.append(CRIB)
         side = config.game.side_of
+        shown = self.display
         presenter = Presenter(self.board, self.parts.voice,
                               lambda player: side(self.rules.players.index(player)),
-                              text=out, muggins=self.rules.muggins,
-                              settle=lambda board: None,  # the loop's tick() plays the animations
+                              text=out, json_lines=shown.json_lines, muggins=self.rules.muggins,
+                              draw_board=self.board_picture if shown.board_pictures else None,
+                              # live: the loop's tick() plays the animations; else each at once
+                              settle=(lambda board: None) if shown.live_board else None,
                               on_present=on_present)
         self.controller = Controller(self.rules, self.journal, presenter, zones=names)
         self.controller.start()
@@ -117,6 +146,56 @@ class Device:
         return zones_for_game(dict(self.config.zones) or None, width, height, len(self.rules.players),
                               crib=False)
 
+    def board_picture(self, board: Board | None = None) -> str:
+        """The board as the LEDs show it now, drawn as text (the presenter prints it after a peg)."""
+        from device.leds.picture import text_picture
+
+        board = self.board if board is None else board
+        frame = board.render()
+        self.parts.leds.show(frame)
+        return text_picture(board.layout, frame, board.names, self.display.colour)
+
+    @property
+    def hold_frames(self) -> int:
+        """Frames a still table must be filmed before the eyes report all of it."""
+        if self.eyes is not None:
+            return self.eyes.hold_frames
+        from vision.tracker import TrackerConfig
+
+        return TrackerConfig().hold_frames
+
+    def see(self, frame, repeat: int = 1) -> Look:
+        """What the eyes make of one frame (filmed `repeat` times over); nothing is acted on yet.
+        The eyes open on the first frame, for its size: the config's zones, or the default layout."""
+        return self._eyes_for(frame).look(frame.image, frame.timestamp, repeat=repeat)
+
+    def _eyes_for(self, frame) -> Eyes:
+        if self.eyes is None:
+            self.eyes = Eyes(self.parts.recognizer, self._zones_for(frame))
+        return self.eyes
+
+    def act_on(self, look: Look) -> None:
+        """Hand what the eyes saw to the controller: a table too dark to see, or the table's changes."""
+        if look.dark:
+            self.controller.on_dark()
+        else:
+            self.controller.on_table(look.changes, look.table)
+
+    def adopt(self, look: Look) -> None:
+        """After a restart: the table as it lies is what the journal already has; nothing is acted on."""
+        self.controller.adopt(look.table)
+
+    def poll_panel(self) -> None:
+        """The presses since the last poll, each to the controller."""
+        if self.parts.panel is not None:
+            for event in self.parts.panel.poll():
+                self.controller.on_panel(event)
+
+    def show_board(self, dt: float) -> None:
+        """The board's animations moved on by dt seconds, and its frame shown on the LEDs."""
+        self.board.tick(dt)
+        self.parts.leds.show(self.board.render())
+
     def step(self) -> bool:
         """One turn of the loop: a frame (if the camera gives one), the panel, the board. False at the end."""
         from vision.sources import SourceExhausted
@@ -126,35 +205,29 @@ class Device:
         except SourceExhausted:
             return False
         if frame is not None:
-            if self.eyes is None:
-                self.eyes = Eyes(self.parts.recognizer, self._zones_for(frame))
-            warm_up = self.eyes.hold_frames if self.resumed else 0
-            if self.ready_at is None and self.warming >= warm_up:
-                self.ready_at = time.monotonic()
-                self._tell(f"ready: {len(self.rules.players)} players, {self.rules.variant}, "
-                           f"{self.rules.mode} mode, {'resumed' if self.resumed else 'new game'}; "
-                           f"journal {self.journal.path}")
-            if self.warming < warm_up:
-                # After a restart the first frames only show what lies there already: the journal
-                # has it, so it is taken as it lies, not acted on again.
-                look = self.eyes.look(frame.image, frame.timestamp)
-                self.controller.adopt(look.table)
-                self.warming += 1
-            else:
-                look = self.eyes.look(frame.image, frame.timestamp)
-                if look.dark:
-                    self.controller.on_dark()
-                elif look.changes:
-                    self.controller.on_table(look.changes, look.table)
+            self._camera_step(frame)
             self.frames += 1
         else:
             time.sleep(0.05)
-        if self.parts.panel is not None:
-            for event in self.parts.panel.poll():
-                self.controller.on_panel(event)
-        self.board.tick(1.0 / max(1.0, self.config.camera.fps))
-        self.parts.leds.show(self.board.render())
+        self.poll_panel()
+        self.show_board(1.0 / max(1.0, self.config.camera.fps))
         return True
+
+    def _camera_step(self, frame) -> None:
+        warm_up = self._eyes_for(frame).hold_frames if self.resumed else 0
+        if self.ready_at is None and self.warming >= warm_up:
+            self.ready_at = time.monotonic()
+            self._tell(f"ready: {len(self.rules.players)} players, {self.rules.variant}, "
+                       f"{self.rules.mode} mode, {'resumed' if self.resumed else 'new game'}; "
+                       f"journal {self.journal.path}")
+        look = self.see(frame)
+        if self.warming < warm_up:
+            # After a restart the first frames only show what lies there already: the journal
+            # has it, so it is taken as it lies, not acted on again.
+            self.adopt(look)
+            self.warming += 1
+        elif look.dark or look.changes:
+            self.act_on(look)
 
     def run(self, max_frames: int | None = None) -> int:
         previous = {}

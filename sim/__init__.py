@@ -7,6 +7,7 @@ Used by the demo, the tests, the benchmarks and training; never by the device at
 - assets/: the held-out decks' faces, pre-rendered and committed;
 - table_script.py: a seeded game as table happenings and panel presses (the rules engine's autoplay);
 - frames.py: each scripted table drawn as the camera would see it (and written as a replay);
-- simulation.py: the script played through the real device's eyes and controller;
-- demo_game.py: `muggins demo` put together.
+- parts.py: the device's simulated camera (those pictures, as frames) and panel (the script's presses);
+- simulation.py: the script played step by step through the device built with those parts;
+- demo_game.py: `muggins demo` put together: the device (device/app.py) with simulated parts.
 """

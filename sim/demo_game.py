@@ -1,8 +1,11 @@
-"""`muggins demo` put together: a seeded game on a simulated table, through the whole real device.
+"""`muggins demo` put together: a seeded game on a simulated table, played by the device itself.
 
-Script (rules engine autoplay) → frames (held-out deck, the renderer's compositor) → recognizer →
-tracker → controller → journal → board (simulated LED strip, drawn in the terminal) and voice. With a
-state directory the journal survives a kill, and the next run resumes where it stopped.
+The device (device/app.py) is built as `muggins run` builds it, with simulated parts: a camera filming
+the table (rendered frames of a held-out deck, sim/parts.py), the config's simulated LED strip (its
+frames drawn in the terminal), a panel the script presses and a voice (espeak-ng, or quiet). Script
+(rules engine autoplay) → camera → recognizer → tracker → controller → journal → board and voice.
+With a state directory the journal survives a kill, and the next run resumes where it stopped.
+Every variant plays (--variant): its players, seats, zones and board tracks come from its config.
 """
 
 from __future__ import annotations
@@ -13,18 +16,18 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import TextIO
 
-from device.board import Board
-from device.config import BoardConfig, GameConfig, VoiceConfig
+from cribbage.variants import VARIANTS
+from device.app import Device, Display
+from device.config import BoardConfig, CameraConfig, Config, GameConfig, VoiceConfig
 from device.controller import Controller
 from device.errors import DeviceError
-from device.eyes import Eyes
-from device.journal import JOURNAL_NAME, Journal
-from device.leds.output import open_output
 from device.leds.picture import wants_colour
-from device.presenter import Presenter
-from sim.simulation import Pace, Simulation
+from device.parts import Parts
+from sim.parts import ScriptedPanel, SimulatedCamera
+from sim.simulation import FPS, Pace, Simulation
 from sim.table_script import build_script
 
 SPEEDS = {
@@ -32,6 +35,10 @@ SPEEDS = {
     "fast": Pace(0.08, False),    # a brisk show; speech as it keeps up
     "normal": Pace(0.3, True),    # each announcement spoken before the next step
 }
+
+
+# Seats in play order, clockwise: four players are two partnerships, North & South against East & West.
+PLAYERS = {2: ("North", "South"), 3: ("North", "East", "West"), 4: ("North", "East", "South", "West")}
 
 
 @dataclass
@@ -43,6 +50,32 @@ class DemoOptions:
     state_dir: Path | None = None
     new_game: bool = False
     deck: str | None = None
+    variant: str = "six-card"
+
+
+def demo_rules(variant: str) -> GameConfig:
+    """The game the demo plays: the variant's players, everything else as a new config has it."""
+    if variant not in VARIANTS:
+        raise DeviceError(f"--variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    return GameConfig(variant=variant, players=PLAYERS[VARIANTS[variant].players])
+
+
+def has_crib_zone(rules: GameConfig) -> bool:
+    """Six-card for two turns the crib up beside the dealer's hand (the device's default zones); the
+    other variants' tables have a crib zone, as a calibrated table may (more cards, or narrower seats)."""
+    return rules.variant != "six-card"
+
+
+def demo_config(rules: GameConfig, painter, state_dir: Path, speak: bool) -> Config:
+    """The device's config for the simulated table: its camera's picture size and rate, its zones when
+    they are not the default layout (as `muggins calibrate` would save them), a simulated LED strip,
+    and a voice that speaks (espeak-ng) or stays quiet (the lines are printed anyway)."""
+    zones = {} if not has_crib_zone(rules) else {
+        name: tuple(tuple(point) for point in points) for name, points in painter.zones.to_config().items()}
+    return Config(game=rules, board=BoardConfig(driver="simulated"),
+                  voice=VoiceConfig(engine="espeak-ng" if speak else "none"),
+                  camera=CameraConfig(resolution=painter.size, fps=FPS), zones=MappingProxyType(zones),
+                  state_dir=state_dir)
 
 
 def default_recognizer():
@@ -67,64 +100,45 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
 
 
 def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer) -> int:
-    from sim.frames import DEFAULT_DECK, TablePainter
+    from sim.frames import DEFAULT_DECK, SIZE, TablePainter, table_zones
     from sim.render.decks import HELD_OUT_DECKS
 
     deck = options.deck or DEFAULT_DECK
     if deck not in HELD_OUT_DECKS:
         raise DeviceError(f"--deck must be a deck held out of the card model's training: "
                           f"{', '.join(HELD_OUT_DECKS)} (not {deck!r})")
-    rules = GameConfig()
-    header = {**rules.to_dict(), "demo_seed": options.seed, "deck": deck}
-    journal = Journal.open(state_dir / JOURNAL_NAME, header, new_game=options.new_game)
-    for notice in journal.notices:
-        print(f"muggins demo: {notice}", file=err)
-    resumed = len(journal) > 0
-    painter = TablePainter(options.seed, len(rules.players), deck=deck)
-    script = build_script(options.seed, rules)
-    eyes = Eyes(recognizer if recognizer is not None else default_recognizer(), painter.zones)
-
-    board = Board(list(rules.players), target=121)
-    layout = board.layout
-    echo = None if options.json else out
-    leds = open_output(BoardConfig(driver="simulated"), layout, simulate=True, echo=None,
-                       names=list(rules.players))
-    colour = wants_colour(out)
-
-    def draw(board_now: Board) -> str:
-        from device.leds.picture import text_picture
-
-        frame = board_now.render()
-        leds.show(frame)
-        return text_picture(layout, frame, board_now.names, colour)
-
-    voice = _voice(options)
-    presenter = Presenter(board, voice, lambda player: rules.players.index(player) % 2, text=out,
-                          json_lines=options.json, draw_board=draw if echo is not None else None,
-                          muggins=rules.muggins)
+    rules = demo_rules(options.variant)
+    crib = has_crib_zone(rules)
+    painter = TablePainter(options.seed, len(rules.players), deck=deck,
+                           zones=table_zones(SIZE, len(rules.players), crib=crib))
+    script = build_script(options.seed, rules, crib_zone=crib)
+    config = demo_config(rules, painter, state_dir, _speaks(options))
+    parts = Parts(source=SimulatedCamera(painter), panel=ScriptedPanel(),
+                  recognizer=recognizer if recognizer is not None else default_recognizer())
+    display = Display(json_lines=options.json, board_pictures=not options.json, colour=wants_colour(out),
+                      live_board=False)  # each step's animations are over before the next step
+    if not options.json:
+        sides = [" & ".join(rules.players[i::rules.sides]) for i in range(rules.sides)]
+        out.write(f"Muggins demo, game {options.seed}: {' against '.join(sides)}, {rules.variant} to "
+                  f"{rules.target}; {painter.deck} cards on a {painter.texture} table under the camera\n")
+    device = Device(config, new_game=options.new_game, out=out, err=err, parts=parts, display=display,
+                    header={"demo_seed": options.seed, "deck": deck})
     try:
-        controller = Controller(rules, journal, presenter, zones=painter.zones.names)
-        simulation = Simulation(script, painter, eyes, controller, pace=SPEEDS[options.speed], voice=voice)
-        if not options.json:
-            out.write(f"Muggins demo, game {options.seed}: {' against '.join(rules.players)}, six-card to 121; "
-                      f"{painter.deck} cards on a {painter.texture} table under the camera\n")
-        if resumed:
-            _say_resumed(controller, simulation.resume_index, options, out)
-        else:
-            controller.start()
+        simulation = Simulation(script, device, pace=SPEEDS[options.speed])
+        if device.resumed:
+            _say_resumed(device.controller, simulation.resume_index, options, out)
         finished = simulation.run()
-        final = controller.final()
+        final = device.controller.final()
         final["expected"] = script.expected
         final["as_scripted"] = final["scores"] == script.expected["scores"] and \
             final["winner"] == script.expected["winner"]
         if options.json:
             out.write(json.dumps({"final": final}, sort_keys=True) + "\n")
         else:
-            if echo is not None:
-                out.write(draw(board) + "\n")
+            out.write(device.board_picture() + "\n")
             scores = ", ".join(f"{name} {score}" for name, score in final["scores"].items())
             out.write(f"final: {scores}; winner {final['winner']} ({simulation.steps_run} steps, "
-                      f"{eyes.frames} camera frames, {simulation.extra_looks} second looks)\n")
+                      f"{simulation.frames} camera frames, {simulation.extra_looks} second looks)\n")
         out.flush()
         if not finished:
             print("muggins demo: the simulated table ran out before the game ended: the device read "
@@ -132,19 +146,15 @@ def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recogn
             return 1
         return 0
     finally:
-        if voice is not None:
+        voice = device.parts.voice
+        if voice is not None and hasattr(voice, "close"):
             voice.close(drain=options.speed == "normal")
-        leds.close()
-        journal.close()
+        device.close()
 
 
-def _voice(options: DemoOptions):
-    """espeak-ng when it is installed, not muted and not at --speed max; else nothing (lines are printed)."""
-    if options.mute or options.speed == "max" or shutil.which("espeak-ng") is None:
-        return None
-    from device.voice import Voice
-
-    return Voice(VoiceConfig(engine="espeak-ng"))
+def _speaks(options: DemoOptions) -> bool:
+    """espeak-ng when it is installed, not muted and not at --speed max; else quiet (lines are printed)."""
+    return not options.mute and options.speed != "max" and shutil.which("espeak-ng") is not None
 
 
 def _say_resumed(controller: Controller, index: int, options: DemoOptions, out: TextIO) -> None:

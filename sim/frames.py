@@ -16,7 +16,7 @@ from sim.render.camera import tilted_view
 from sim.render.decks import HELD_OUT_DECKS  # noqa: F401 (the choices for --deck)
 from sim.render.table import Placement, compose
 from sim.table_script import TableStep
-from vision.zone_names import CENTRE, seat
+from vision.zone_names import CENTRE, CRIB
 from vision.zones import Zones, default_zones
 
 SIZE = (1280, 720)
@@ -32,10 +32,34 @@ TEXTURES = ("wood", "felt", "cloth")
 NOISE_SIGMA = 3.0          # sensor noise, grey levels
 
 
-class TablePainter:
-    """Draws TableSteps for one game (fixed deck, table texture and camera, from the seed)."""
+def table_zones(size: tuple[int, int] = SIZE, players: int = 2, *, crib: bool = False) -> Zones:
+    """The simulated table's zones: the default layout (vision.zones.default_zones); with a crib zone,
+    the middle band holds the starter on its left and, on its right, a crib zone four cards wide
+    (where a crib would not fit beside the dealer's hand: four players, three, seven-card hands).
+    Given to the device as a config's calibrated [zones] would be (the same figures it reads back)."""
+    zones = default_zones(size[0], size[1], players)
+    if not crib:
+        return zones
+    w = float(size[0])
+    centre = zones[CENTRE]
+    top, bottom = float(centre[:, 1].min()), float(centre[:, 1].max())
+    polygons = {name: poly.tolist() for name, poly in zones.polygons.items()}
+    polygons[CENTRE] = _rect(0.22 * w, top, 0.42 * w, bottom)
+    polygons[CRIB] = _rect(0.46 * w, top, 0.97 * w, bottom)
+    return Zones.from_config(Zones.from_config(polygons).to_config())
 
-    def __init__(self, seed: int, players: int = 2, size: tuple[int, int] = SIZE, deck: str | None = None):
+
+def _rect(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
+    return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+
+
+class TablePainter:
+    """Draws TableSteps for one game (fixed deck, table texture and camera, from the seed).
+
+    zones: where the players lay their cards (default: table_zones for this many players)."""
+
+    def __init__(self, seed: int, players: int = 2, size: tuple[int, int] = SIZE, deck: str | None = None,
+                 zones: Zones | None = None):
         self.seed = seed
         self.size = size
         rng = np.random.default_rng([seed, 7])
@@ -44,7 +68,7 @@ class TablePainter:
         self.background = _exposed(make_background(rng, self.texture, size))
         self.view = tilted_view(rng, size, 0.02)
         self.lamp = _lamp(rng, size)  # the lamp does not move during a game: its fall-off is fixed
-        self.zones: Zones = default_zones(size[0], size[1], players)
+        self.zones: Zones = zones if zones is not None else table_zones(size, players)
         self.card_h = CARD_HEIGHT_SHARE * size[1]
 
     # ---- where cards lie -------------------------------------------------------------------
@@ -72,8 +96,9 @@ class TablePainter:
                 for i, card in enumerate(cards):
                     centre = ((x0 + x1) / 2 + i * 0.8 * self.card_h, (y0 + y1) / 2)
                     out.append(Placement(card, centre, float(rng.normal(0, 6)), self.card_h))
-            else:
-                out.extend(self._row(zone, cards, rng, far=zone != seat(0)))
+            else:  # a row in front of its player: upside down to the camera on the far side
+                far = float(self.zones[zone][:, 1].mean()) < self.size[1] / 2
+                out.extend(self._row(zone, cards, rng, far=far))
         return out
 
     # ---- drawing -----------------------------------------------------------------------------

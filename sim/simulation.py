@@ -1,10 +1,12 @@
-"""The simulated table played through the real device: script → frames → eyes → controller.
+"""The simulated table played through the device: script → camera → eyes → controller, step by step.
 
-Each script step is one journal step: a TableStep is drawn, read by the recognizer, tracked, and the
-change of the stable table handed to the controller; a PressStep is a panel press. The controller
-journals the step's events in one transaction, so after a kill the game resumes at the step after
-the last one journaled. Before resuming, the eyes are shown the table as it lay then (its changes
-are already in the journal), exactly as a camera would see it after a power cut.
+The device (device/app.py) is built with simulated parts: a camera filming the simulated table
+(sim/parts.py), a panel the script presses. Each script step is one journal step: a TableStep is laid
+in front of the camera, filmed, read by the recognizer, tracked, and the change of the stable table
+handed to the controller; a PressStep is a press on the panel. The controller journals the step's
+events in one transaction, so after a kill the game resumes at the step after the last one journaled.
+Before resuming, the eyes are shown the table as it lay then (its changes are already in the
+journal), exactly as a camera would see it after a power cut.
 
 The simulated players are patient, as real ones are: they leave the table as it is until the device
 sees it as it lies — a fresh frame each look, up to MAX_LOOKS — so one misread or missed card in one
@@ -16,14 +18,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Callable
 
-from device.eyes import Eyes
+from device.eyes import Look
 from sim.table_script import PressStep, Script, TableStep
+from vision.tracker import TableState
 from vision.zone_events import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
 
 FPS = 10.0
 MAX_LOOKS = 5
+NOTHING_SEEN = TableState(MappingProxyType({}), MappingProxyType({}))
 
 
 def intended(step: TableStep) -> tuple[dict, dict]:
@@ -72,14 +77,17 @@ class Pace:
 
 
 class Simulation:
-    def __init__(self, script: Script, painter, eyes: Eyes, controller, *, pace: Pace | None = None,
-                 voice=None, sleep: Callable[[float], None] = time.sleep):
+    """The script played on a device built with a SimulatedCamera (parts.source) and a ScriptedPanel
+    (parts.panel)."""
+
+    def __init__(self, script: Script, device, *, pace: Pace | None = None,
+                 sleep: Callable[[float], None] = time.sleep):
         self.script = script
-        self.painter = painter
-        self.eyes = eyes
-        self.controller = controller
+        self.device = device
+        self.camera = device.parts.source
+        self.panel = device.parts.panel
+        self.controller = device.controller
         self.pace = pace or Pace()
-        self.voice = voice
         self.sleep = sleep
         self.steps_run = 0
         self.extra_looks = 0
@@ -90,19 +98,23 @@ class Simulation:
         last = self.controller.journal.last_step
         return 0 if last is None else last + 1
 
+    @property
+    def frames(self) -> int:
+        """Camera frames the eyes have read (a still table filmed hold_frames times counts that many)."""
+        return self.device.eyes.frames if self.device.eyes is not None else 0
+
     def prime(self, index: int) -> None:
         """Show the eyes the table as it lay before step `index`, without acting on it."""
         before = self.script.table_before(index)
         if before is None:
             return
-        look = self._look(before[1], before[0])
-        self.controller.adopt(look.table)
+        self.device.adopt(self._look(before[1], before[0]))
 
-    def _look(self, step: TableStep, index: int, first_look: int = 0):
-        """Show the eyes this table (a fresh frame each look) until they see it as it lies."""
+    def _look(self, step: TableStep, index: int, first_look: int = 0) -> Look:
+        """Film this table (a fresh frame each look) until the eyes see it as it lies."""
+        self.camera.lay(step, index, first_look, at=self._time(index))
         for attempt in range(MAX_LOOKS):
-            image = self.painter.draw(step, index, first_look + attempt)
-            look = self.eyes.look(image, self._time(index) + attempt * 0.6, repeat=self.eyes.hold_frames)
+            look = self.device.see(self.camera.read(), repeat=self.device.hold_frames)
             if look.dark or sees(look.table, step):
                 break
         self.extra_looks += attempt
@@ -110,8 +122,7 @@ class Simulation:
 
     def run_step(self, index: int) -> None:
         step = self.script.steps[index]
-        ctl = self.controller
-        with ctl.batch(index):  # all the step's events in one journal transaction
+        with self.controller.batch(index):  # all the step's events in one journal transaction
             if isinstance(step, PressStep):
                 self._press(step, index)
             elif isinstance(step, TableStep):
@@ -120,12 +131,11 @@ class Simulation:
         self._pause()
 
     def _show_table(self, step: TableStep, index: int, first_look: int = 0) -> None:
-        before = self.eyes.tracker.state
+        before = self.device.eyes.tracker.state if self.device.eyes is not None else NOTHING_SEEN
         look = self._look(step, index, first_look)
-        if look.dark:
-            self.controller.on_dark()
-        else:
-            self.controller.on_table(net_changes(before, look.table, self._time(index)), look.table)
+        if not look.dark:  # the controller hears the whole step's change of the table at once
+            look = Look(tuple(net_changes(before, look.table, self._time(index))), look.table)
+        self.device.act_on(look)
 
     def _press(self, step: PressStep, index: int) -> None:
         """A press; a claim the device could not take (a card it could not read) is pressed again
@@ -133,7 +143,8 @@ class Simulation:
         game = self.controller.game
         for attempt in range(MAX_LOOKS):
             claims = _claims(game)
-            self.controller.on_panel(step.event)
+            self.panel.press(step.event)
+            self.device.poll_panel()
             if step.event.kind != "claim" or _claims(game) > claims or game.is_over:
                 return
             table = self.script.table_before(index)
@@ -159,11 +170,12 @@ class Simulation:
         return self.controller.over
 
     def _time(self, index: int) -> float:
-        return index * self.eyes.hold_frames / FPS
+        return index * self.device.hold_frames / FPS
 
     def _pause(self) -> None:
-        if self.pace.wait_for_voice and self.voice is not None:
-            self.voice.wait(timeout=10)
+        voice = self.device.parts.voice
+        if self.pace.wait_for_voice and voice is not None and hasattr(voice, "wait"):
+            voice.wait(timeout=10)
         if self.pace.step_pause_s > 0:
             self.sleep(self.pace.step_pause_s)
 

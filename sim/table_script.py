@@ -11,6 +11,10 @@ It also scripts what a real table brings: the cut for deal, cards gathered betwe
 claim, an over-claim, an under-claim taken by Muggins, a dispute, a card played past 31 or out of
 turn and taken back, a card in the dark and a dark table. The shadow game's end is what the
 device should reach when it reads the table right (`Script.expected`).
+
+Every variant is scripted: in five-card the one count ends with the players pressing Go (the
+panel's optional Go buttons) and the cards not played are turned up for the show; with a crib
+zone (crib_zone=True) the crib is turned up there, else beside the dealer's hand.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from cribbage.cards import Card
 from cribbage.errors import CribbageError, NotYourLeadError, OverCountError
 from cribbage.play_score import MAX_COUNT
 from device.panel import PanelEvent
-from vision.zone_names import CENTRE, seat
+from vision.zone_names import CENTRE, CRIB, seat
 
 
 @dataclass(frozen=True)
@@ -105,7 +109,8 @@ class _ScriptedBot(Autoplay):
     """Autoplay that also writes the table and panel happenings of every action it takes."""
 
     def __init__(self, rng, game, table: _Table, plan: _Plan):
-        super().__init__(rng, game)
+        # five-card's one count ends when neither can go: the players say so with the Go buttons
+        super().__init__(rng, game, go_buttons=game.variant.single_series)
         self.table = table
         self.plan = plan
         self.deal_now = None
@@ -137,6 +142,11 @@ class _ScriptedBot(Autoplay):
                 self.plan.dark = False
                 self.table.steps.append(self.table.snapshot("the lamp goes out", dark=True))
             self.table.put(zone, card, f"{player} plays")
+            return super().do(name, *args)
+        if name == "say_go":
+            player = args[0]
+            self.table.steps.append(PressStep(PanelEvent("go", player=g.players.index(player)),
+                                              f"{player} presses Go"))
             return super().do(name, *args)
         return super().do(name, *args)
 
@@ -194,9 +204,14 @@ class _ScriptedBot(Autoplay):
         while g.phase == "show" and g.show_turn is not None:
             player, is_crib = g.show_turn
             cards = deal.crib if is_crib else deal.hands[g.players.index(player)]
+            zone = seat(g.players.index(player))
             if is_crib:
                 for card in cards:
-                    self.table.put(seat(g.players.index(player)), card, "the crib is turned up")
+                    self.table.put(CRIB if CRIB in self.table.zones else zone, card, "the crib is turned up")
+            else:  # five-card: the cards not played are turned up for the show
+                for card in cards:
+                    if card not in self.table.cards[zone]:
+                        self.table.put(zone, card, f"{player} turns up the rest of the hand")
             Autoplay.do(self, "show", player, [str(c) for c in cards])
             if g.is_over:
                 return
@@ -223,12 +238,13 @@ class _ScriptedBot(Autoplay):
                     return
 
 
-def build_script(seed: int, rules) -> Script:
-    """The whole game's happenings for this seed, played on a shadow game with these rules."""
+def build_script(seed: int, rules, *, crib_zone: bool = False) -> Script:
+    """The whole game's happenings for this seed, played on a shadow game with these rules (on a
+    table with a crib zone, or with the crib turned up beside the dealer's hand)."""
     game = rules.new_game()
     steps: list = []
     players = game.players
-    zones = tuple(seat(i) for i in range(len(players))) + (CENTRE,)
+    zones = tuple(seat(i) for i in range(len(players))) + (CENTRE,) + ((CRIB,) if crib_zone else ())
     table = _Table(zones, steps)
     bot = _ScriptedBot(random.Random(seed), game, table, _Plan())
     bot.cut_for_deal()

@@ -1,9 +1,14 @@
-"""`muggins demo`: a whole simulated two-player game to 121, end to end, no hardware needed."""
+"""`muggins demo`: a whole simulated game through the device, end to end, no hardware needed
+(six-card for two by default; --variant plays the others)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+
+from cribbage.variants import VARIANTS
+
+VARIANT_NAMES = tuple(VARIANTS)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,10 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deck", default=None,
                         help="which held-out card deck lies on the table (tigullio-international, dondorf, "
                              "penguins; default dondorf)")
+    parser.add_argument("--variant", choices=VARIANT_NAMES, default="six-card",
+                        help="which cribbage: six-card for two (default), five-card, seven-card, "
+                             "three-player, or four-player in partnerships")
 
 
 def run(args) -> int:
     from sim.demo_game import DemoOptions, run_demo
 
     return run_demo(DemoOptions(seed=args.seed, speed=args.speed, json=args.json, mute=args.mute,
-                                state_dir=args.state_dir, new_game=args.new_game, deck=args.deck))
+                                state_dir=args.state_dir, new_game=args.new_game, deck=args.deck,
+                                variant=args.variant))
