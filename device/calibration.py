@@ -196,3 +196,55 @@ def zones_from_config(config, width: int, height: int) -> Zones:
 
     zones: Mapping = dict(config.zones) or None
     return zones_for_game(zones, width, height, len(config.game.players))
+
+
+SUIT_ORDER = "CDHS"
+
+
+def suit_row(recognizer, image: np.ndarray, suit: str) -> dict:
+    """The thirteen cards of one suit laid face up in a row, ace to king from left to right: each card
+    with its index crops. A UsageError says what is wrong (how many cards the camera sees, or which
+    card does not look like the one its place calls for) so the players can lay the row again."""
+    from cribbage.cards import SUIT_NAMES, Card
+    from device.errors import UsageError
+    from vision.deck_learning import PhotoRefused, report_crops
+
+    reports = recognizer.recognize(image)
+    if len(reports) != 13:
+        raise UsageError(f"I see {len(reports)} cards, not thirteen: lay the thirteen {SUIT_NAMES[suit]} face up "
+                         "in a row, a little apart, ace to king from left to right, nothing else on the table")
+    learned = {}
+    for rank, rec in enumerate(sorted(reports, key=lambda r: r.centre[0]), start=1):
+        card = Card(rank, suit)
+        try:
+            learned[card] = report_crops(recognizer, image, rec, card)
+        except PhotoRefused as exc:
+            raise UsageError(f"card {rank} from the left should be the {card.name}, but {exc}: lay the "
+                             f"{SUIT_NAMES[suit]} in order, ace to king") from None
+    return learned
+
+
+def learn_deck_by_suits(name: str, recognizer, frame, ask, say, suits: str = SUIT_ORDER):
+    """Learn a deck from the camera, one suit at a time: say what to lay down, ask() to go on (it
+    returns False to stop), take frame(), and say how many cards the camera sees and which suit it
+    learned, or what is wrong and ask again. Returns the LearnedDeck, or None when stopped."""
+    from cribbage.cards import SUIT_NAMES
+    from device.errors import UsageError
+    from vision.learned_deck import LearnedDeck, check_name
+
+    deck = LearnedDeck(check_name(name))
+    for suit in suits:
+        say(f"Lay the thirteen {SUIT_NAMES[suit]} face up in a row, a little apart, ace to king from left to right.")
+        while True:
+            if not ask(f"{SUIT_NAMES[suit]} laid out?"):
+                return None
+            try:
+                row = suit_row(recognizer, frame(), suit)
+            except UsageError as exc:
+                say(str(exc))
+                continue
+            for card, crops in row.items():
+                deck.add(card, crops)
+            say(f"I see thirteen cards: the {SUIT_NAMES[suit]} are learned.")
+            break
+    return deck

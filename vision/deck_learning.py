@@ -71,7 +71,12 @@ def index_crops(recognizer, image: np.ndarray, card: Card) -> list[np.ndarray]:
         raise PhotoRefused("no card found")
     if len(reports) > 1:
         raise PhotoRefused(f"{len(reports)} cards found: one card a photo")
-    rec = reports[0]
+    return report_crops(recognizer, image, reports[0], card)
+
+
+def report_crops(recognizer, image: np.ndarray, rec, card: Card) -> list[np.ndarray]:
+    """The index crops of one reported card said to be `card`, best first; PhotoRefused where the
+    classifier reads it surely as another card."""
     classifier = recognizer.classifier
     if rec.card is not None and rec.card != card:
         raise PhotoRefused(f"the card looks like {rec.card} ({rec.confidence:.3f}), not {card}")

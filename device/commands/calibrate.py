@@ -4,6 +4,9 @@ With a screen: an OpenCV window. Drag a zone's corner with the mouse (or a zone'
 whole); keys: s save into the config, r back to the default layout, q or Esc quit.
 Without one (a Pi over ssh): says so, writes the annotated picture as a PNG and prints the zones.
 `--card`: measures the card size the camera sees from one card laid face up, and saves it.
+`--deck NAME`: learns the players' own deck from the camera, suit by suit (the thirteen cards of a suit
+laid in a row, ace to king, left to right), saying what it sees aloud and on the terminal; Enter goes
+on, q (or the end of input) stops without saving. Learning a name again replaces that deck.
 """
 
 from __future__ import annotations
@@ -23,6 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--card", action="store_true",
                         help="measure the card size the camera sees, from one card laid face up, and save it "
                              "as [camera] card_length (the recognizer then looks for cards of that size)")
+    parser.add_argument("--deck", metavar="NAME",
+                        help="learn the players' own deck from the camera, suit by suit, and save it as NAME "
+                             "(then set [camera] deck = \"NAME\")")
+    parser.add_argument("--decks-dir", metavar="D", type=Path, default=None,
+                        help="where learned decks are kept (default: the state directory's decks/ folder)")
 
 
 def run(args) -> int:
@@ -30,6 +38,8 @@ def run(args) -> int:
     from device.config import load_config
 
     config = load_config(args.config)
+    if args.deck is not None:
+        return _learn_deck(config, args.deck, args.decks_dir)
     image = grab_frame(config.camera.source, config.camera.resolution, config.camera.fps)
     if args.card:
         return _measure_card(config, image)
@@ -65,6 +75,50 @@ def _measure_card(config, image) -> int:
     else:
         save_setting(config.path, "camera", "card_length", length)
         print(f"saved [camera] card_length = {length} into {config.path}")
+    return 0
+
+
+def _learn_deck(config, name: str, decks_dir: Path | None) -> int:
+    """Learn a deck from the camera, suit by suit, and save it (device.calibration.learn_deck_by_suits)."""
+    from device.calibration import learn_deck_by_suits
+    from device.learned_decks import decks_folder
+    from device.voice import Voice
+    from vision.learned_deck import check_name, save_deck
+    from vision.recognizer import Recognizer
+    from vision.sources import open_source, parse_source_spec
+
+    check_name(name)
+    folder = decks_folder(config, decks_dir)
+    live = parse_source_spec(config.camera.source)["kind"] != "replay"
+    voice = Voice(config.voice)
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+        voice.say(text)
+
+    def ask(prompt: str) -> bool:
+        try:
+            answer = input(f"{prompt} Enter to look, q to stop: ")
+        except EOFError:
+            return False
+        return answer.strip().lower() not in ("q", "quit")
+
+    with open_source(config.camera.source, size=tuple(config.camera.resolution), fps=config.camera.fps) as source:
+        def frame():
+            image = source.read().image
+            for _ in range(4 if live else 0):  # a live camera's queued frames are older than the table
+                image = source.read().image
+            return image
+
+        try:
+            deck = learn_deck_by_suits(name, Recognizer(card_length=config.camera.card_length), frame, ask, say)
+        finally:
+            voice.close()
+    if deck is None:
+        print("stopped: no deck saved")
+        return 1
+    path = save_deck(folder, deck)
+    print(f"learned {len(deck.cards)} cards; saved {path}; set [camera] deck = \"{name}\" in the config to play with it")
     return 0
 
 
