@@ -124,9 +124,10 @@ class Device:
             p.source = open_resilient(c.camera.source, size=tuple(c.camera.resolution), fps=c.camera.fps,
                                       on_notice=self._camera_notice)
         if p.recognizer is None:
-            from vision.recognizer import Recognizer
+            from device.eyes import recognizer_for
+            from device.learned_decks import decks_folder
 
-            p.recognizer = Recognizer(card_length=c.camera.card_length)
+            p.recognizer = recognizer_for(c.camera, decks_folder(c, state_dir=self.state_dir), self._tell)
 
     def _camera_notice(self, notice) -> None:
         if notice.kind == "failed":
