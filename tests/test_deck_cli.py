@@ -126,3 +126,15 @@ def test_a_deck_the_device_cannot_use_is_told_and_cards_are_read_without_it(tmp_
     assert len(told) == 1 and str(tmp_path / "home.deck.json") in told[0] and "without it" in told[0]
     assert recognizer_for(CameraConfig(deck="pub"), tmp_path, told.append).deck is None
     assert "no learned deck 'pub'" in told[1]
+
+
+def test_muggins_run_says_when_the_deck_its_config_names_cannot_be_used(tmp_path):
+    from sim.frames import write_replay
+
+    write_replay(1, tmp_path / "frames", steps=2, frames_per_step=1)
+    config = tmp_path / "m.toml"
+    config.write_text(f'state_dir = "{tmp_path}/state"\n[camera]\nsource = "replay:{tmp_path}/frames"\n'
+                      'deck = "nope"\n[board]\ndriver = "simulated"\n[voice]\nengine = "none"\n')
+    done = muggins("run", "--config", config, "--frames", 2)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"the learned deck is not used: no learned deck 'nope' in {tmp_path}/state/decks" in done.stderr
