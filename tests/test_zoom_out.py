@@ -8,7 +8,7 @@ from bench.bench_vision import score_reads
 from sim.render.scenes import make_scene
 from vision.finder import Candidate
 from vision.recognizer import Recognizer
-from vision.zoom_out import ZoomingOutFinder, on_canvas
+from vision.zoom_out import ZoomingOutFinder, on_canvas, worth_a_wider_look
 
 
 def test_the_canvas_holds_the_shrunk_frame_on_the_tables_colour():
@@ -94,3 +94,56 @@ def test_a_calibrated_card_length_picks_the_one_view_looked_at():
     shrink = 0.3 * 720 / 540
     assert np.allclose(found.quad, (usual.quad - [(1280 - round(1280 * shrink)) // 2,
                                                    (720 - round(720 * shrink)) // 2]) / shrink)
+
+
+def report(card, long_side):
+    """A report of `card` whose outline is long_side pixels long."""
+    from cribbage.cards import parse_cards
+    from vision.types import Recognition
+
+    quad = np.float32([[0, 0], [0.7 * long_side, 0], [0.7 * long_side, long_side], [0, long_side]])
+    return Recognition(None if card is None else parse_cards([card])[0], 0.999, quad)
+
+
+def test_a_wider_look_is_worth_it_where_nothing_was_read_or_the_cards_read_are_large():
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    assert worth_a_wider_look(frame, [])
+    assert worth_a_wider_look(frame, [report(None, 200)])            # seen, not read
+    assert not worth_a_wider_look(frame, [report("5H", 150), report("KS", 160), report(None, 400)])
+    assert worth_a_wider_look(frame, [report("5H", 300), report("KS", 320)])   # 0.42 of 720
+
+
+def test_the_wider_look_is_taken_only_when_the_first_looks_reports_ask_for_it():
+    usual = Candidate((np.float32([[10, 10], [60, 10], [60, 82], [10, 82]]),))
+    finder = ScriptedFinder([usual])
+    found, wider = ZoomingOutFinder(finder).look(np.zeros((400, 600, 3), np.uint8))
+    assert [c.quad.tolist() for c in found] == [usual.quad.tolist()] and finder.calls == 1
+    (more,) = wider()
+    assert finder.calls == 2 and np.allclose(more.quad, [[280, 155], [320, 155], [320, 245], [280, 245]], atol=25)
+    # Where the first look already looked wider (nothing outlined), there is no second one.
+    assert ZoomingOutFinder(ScriptedFinder([])).look(np.zeros((400, 600, 3), np.uint8))[1] is None
+    # Nor where the card size is calibrated: that frame is looked at once, at the size it asks for.
+    assert ZoomingOutFinder(ScriptedFinder([usual]), card_length=100).look(np.zeros((400, 600, 3), np.uint8))[1] is None
+
+
+def test_the_recognizer_reads_the_wider_look_only_where_its_first_reports_ask_for_it(recognizer):
+    scene = make_scene(np.random.default_rng(7), "separate", "dondorf", (1280, 720))
+    truth = sorted(str(card.card) for card in scene.cards)
+    calls = []
+
+    class Looks:
+        """A finder whose first look gives `first` and whose wider look gives the real finder's."""
+
+        def __init__(self, first):
+            self.first = first
+
+        def look(self, image):
+            return self.first, lambda: calls.append(1) or list(recognizer.finder(image))
+
+    # Cards a fifth of the frame high, read at the first look: no wider one.
+    first = list(recognizer.finder(scene.image))
+    reads = Recognizer(finder=Looks(first)).recognize(scene.image)
+    assert calls == [] and sorted(str(r.card) for r in reads if r.card is not None) == truth
+    # Nothing found at first: the wider look's candidates are read.
+    reads = Recognizer(finder=Looks([])).recognize(scene.image)
+    assert calls == [1] and sorted(str(r.card) for r in reads if r.card is not None) == truth

@@ -29,6 +29,7 @@ from vision.learned_deck import DeckReader
 from vision.one_card import area, one_report_per_card, overlap, side_lengths
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
+from vision.zoom_out import worth_a_wider_look
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
 CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart,
@@ -110,8 +111,19 @@ class Recognizer:
         self.deck = None if deck is None else DeckReader(deck, self.classifier, self.cropper)
 
     def recognize(self, image: np.ndarray) -> list[Recognition]:
-        """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped."""
-        candidates = list(self.finder(image))
+        """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped. Where the
+        finder can look wider (vision.zoom_out) and the first look's reports leave room for larger
+        cards, the frame is read again with the wider look's candidates added. A learned deck checks
+        the reports last."""
+        look = getattr(self.finder, "look", None)
+        candidates, wider = look(image) if look is not None else (list(self.finder(image)), None)
+        reports = self.read_candidates(image, candidates)
+        if wider is not None and worth_a_wider_look(image, reports):
+            reports = self.read_candidates(image, candidates + wider())
+        return reports if self.deck is None else self.deck.reread(image, reports)
+
+    def read_candidates(self, image: np.ndarray, candidates: list) -> list[Recognition]:
+        """The reports of one physical card each that a frame's candidates make."""
         quads = [orderings(candidate) for candidate in candidates]
         probs: list[np.ndarray | None] = [None] * len(candidates)
         readings: list[Recognition | None] = [None] * len(candidates)
@@ -147,9 +159,8 @@ class Recognizer:
             if n_ends >= 2:
                 whole.append(rec)
             found.append((rec, by_corner))
-        reports = one_report_per_card(
+        return one_report_per_card(
             drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))]))
-        return reports if self.deck is None else self.deck.reread(image, reports)
 
     def read(self, image: np.ndarray, quads: list, probs: list, which: list[int]) -> None:
         """Classify the crops of the candidates numbered `which`, at each of their orderings (quads),

@@ -24,6 +24,7 @@ VIEW_SIZE = 1280     # pixels along the longer side of the views looked at, at m
 KNOWN_SIZE = 0.3     # a calibrated card longer than this share of the frame's shorter side is shrunk to it
 SCRAP = 0.8          # outlines all shorter than this share of the corners' cards are scraps of cards
 BIG_CARD = 0.5       # a candidate this share of the frame's shorter side long may be a larger card's part
+BIG_READ = 0.35      # cards read this share of the frame's shorter side long (median) may lie beside larger
 
 
 def table_colour(image: np.ndarray) -> tuple[float, float, float]:
@@ -70,20 +71,38 @@ class ZoomingOutFinder:
             bool(cornered) and max(outlined) < SCRAP * float(np.median(cornered))
 
     def __call__(self, image: np.ndarray) -> list:
+        return self.look(image)[0]
+
+    def look(self, image: np.ndarray) -> tuple[list, Callable[[], list] | None]:
+        """The candidates of the first look, and how to look wider once they are read (the zoomed-out
+        look's candidates), or None where the first look already did or the card size is calibrated."""
         h, w = image.shape[:2]
         fit = min(1.0, VIEW_SIZE / max(w, h))
         view = shrunk(image, fit)
         if self.card_length is not None:
             shrink = min(1.0, KNOWN_SIZE * min(view.shape[:2]) / (self.card_length * fit))
             if shrink >= 1.0:
-                return in_frame(self.inner(view), np.float32([0, 0]), fit)
+                return in_frame(self.inner(view), np.float32([0, 0]), fit), None
             canvas, offset = on_canvas(view, shrink)
-            return in_frame(self.inner(canvas), offset, shrink * fit)
+            return in_frame(self.inner(canvas), offset, shrink * fit), None
         found = in_frame(self.inner(view), np.float32([0, 0]), fit)
+
+        def zoomed_out() -> list:
+            canvas, offset = on_canvas(view, self.shrink)
+            return in_frame(self.inner(canvas), offset, self.shrink * fit)
+
         if not self.worth_zooming_out(image, found):  # found: in the frame's pixels
-            return found
-        canvas, offset = on_canvas(view, self.shrink)
-        return found + in_frame(self.inner(canvas), offset, self.shrink * fit)
+            return found, zoomed_out
+        return found + zoomed_out(), None
+
+
+def worth_a_wider_look(image: np.ndarray, reports: Sequence) -> bool:
+    """Whether a frame's reports (vision.types.Recognition) leave room for a card larger than the first
+    look finds: none was read, or the cards read are large (a phone's photo, a camera close to the
+    table), where a court card or an ace beside them may be too large for the index-corner detector.
+    Frames of a camera over a card table, whose cards are read at a fifth of the frame, are not."""
+    lengths = [long_side(r.quad) for r in reports if r.card is not None]
+    return not lengths or float(np.median(lengths)) >= BIG_READ * min(image.shape[:2])
 
 
 def shrunk(image: np.ndarray, fit: float) -> np.ndarray:
