@@ -12,7 +12,7 @@ from cribbage.cards import FULL_DECK, Card
 from tests.deck_photos import photo, write
 from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 from vision.deck_learning import card_named, learn_folder, PhotoRefused
-from vision.learned_deck import (MATCH, MAX_BYTES, DeckError, DeckReader, LearnedDeck, deck_names, forget_deck,
+from vision.learned_deck import (MATCH, MAX_BYTES, OVERRULE, DeckError, DeckReader, LearnedDeck, deck_names, forget_deck,
                                  load_deck, save_deck)
 from vision.types import Recognition
 
@@ -41,6 +41,20 @@ class RowClassifier:
 def softmax(logits):
     e = np.exp(logits - logits.max())
     return e / e.sum()
+
+
+def at_cosine(row: np.ndarray, cosine: float) -> np.ndarray:
+    """Probabilities whose fingerprint lies at this cosine from row's (turned towards a fixed direction)."""
+    from vision.learned_deck import fingerprints
+
+    f = fingerprints(row)
+    u = np.random.default_rng(3).normal(0, 1, row.shape)
+    u -= u.mean()
+    u -= (u @ f) * f
+    u /= np.linalg.norm(u)
+    logs = np.log(row)
+    scale = np.linalg.norm(logs - logs.mean())
+    return softmax((cosine * f + np.sqrt(1 - cosine ** 2) * u) * scale)
 
 
 def crop_for(key: int) -> np.ndarray:
@@ -107,9 +121,19 @@ def test_a_read_the_learned_deck_agrees_with_stays(rule):
     assert reread(deck, classifier, rec)[0] is rec
 
 
-def test_a_card_the_recognizer_refused_though_its_index_was_read_surely_stays_unread(rule):
-    deck, classifier = rule  # refused for its whole face, another corner or a neighbour: not overruled
-    assert reread(deck, classifier, Recognition(None, 0.99, quad_for(14)))[0].card is None
+def test_a_card_the_recognizer_refused_though_its_index_was_read_surely(rule):
+    """Refused for another corner, a neighbour or its whole face: read only where the learned card
+    matching it very strongly is the card its index shows."""
+    deck, classifier = rule
+    assert reread(deck, classifier, Recognition(None, 0.99, quad_for(14)))[0].card == C("3S")
+    classifier.rows[15] = at_cosine(classifier.rows[3], 0.925)
+    assert classifier.decide(classifier.rows[15])[0] == C("3S")                 # still read surely as 3S ...
+    match = DeckReader(deck, classifier, crop_of_quad).matches(classifier.rows[15])[0]
+    assert match.card == C("3S") and MATCH <= match.similarity < OVERRULE      # ... but matching less
+    assert reread(deck, classifier, Recognition(None, 0.99, quad_for(15)))[0].card is None
+    classifier.rows[16] = classifier.rows[3].copy()
+    classifier.rows[16][[C("3S").index, C("4S").index]] = classifier.rows[3][[C("4S").index, C("3S").index]]
+    assert reread(deck, classifier, Recognition(None, 0.99, quad_for(16)))[0].card is None  # index says 4S
 
 
 def test_a_learned_read_never_names_a_card_already_read_in_the_frame(rule):

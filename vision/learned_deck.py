@@ -10,11 +10,13 @@ as the recognizer cuts them, and at read time compares the fingerprint of each c
 reports with the learned cards':
 - a learned match is strong when its cosine reaches MATCH and beats every other learned card's by
   MARGIN;
-- a card seen but not read, strongly matching a learned card, is read as that card, unless the
-  classifier thinks more likely than not that it is another card the deck has not learned (where it
-  has, the fingerprints have already chosen between the two), unless the index was read surely and
-  the recognizer refused it for reasons of its own (its whole face, another corner, a neighbour), and
-  unless that card is already read elsewhere in the frame;
+- a card seen but not read, its index unsure, strongly matching a learned card, is read as that
+  card, unless the classifier thinks more likely than not that it is another card the deck has not
+  learned (where it has, the fingerprints have already chosen between the two);
+- a card whose index was read surely but which the recognizer refused for reasons of its own (another
+  corner, a neighbour's outline, its whole face) is read only where the learned card matching it still
+  more strongly (OVERRULE) is the card its index shows;
+- a learned read never names a card already read elsewhere in the frame;
 - a read card matching another learned card still more strongly (OVERRULE) is left unread: the two
   disagree, and a wrong read costs more than an unread one;
 - anything else (a card far from every learned card, a card of another deck) keeps the generic read.
@@ -49,7 +51,8 @@ MAX_CROPS_PER_CARD = 8             # photos of one card beyond this add little a
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 MATCH = 0.9                        # the cosine a learned card's fingerprint must reach ...
 MARGIN = 0.1                       # ... beating every other learned card's by this much
-OVERRULE = 0.95                    # the cosine at which a learned card unreads a confident read of another
+OVERRULE = 0.95                    # the cosine at which a learned card overrules the recognizer: unreads a
+#                                    confident read of another card, or reads a refused one its index shows
 CONTRADICTION = 0.5                # an unread card is not read where another card is this likely
 FLOOR = 1e-300                     # probabilities under this are taken as this before the logarithm
 
@@ -301,8 +304,13 @@ class DeckReader:
             if rec.card != match.card and match.similarity >= OVERRULE:
                 return Recognition(None, rec.confidence, rec.quad)
             return rec
-        if self.classifier.decide(probs)[0] is not None or match.card in read or \
-                self.contradicted(match.card, probs):
+        if match.card in read:
+            return rec
+        index, _ = self.classifier.decide(probs)
+        if index is not None:  # refused by the recognizer's own rules, not for an unsure index
+            if index != match.card or match.similarity < OVERRULE:
+                return rec
+        elif self.contradicted(match.card, probs):
             return rec
         return Recognition(match.card, match.similarity, rec.quad)
 
