@@ -1,0 +1,329 @@
+"""Learned decks (issue 26): a deck learned from one photo a card, read in other photos of it.
+
+Rendered: each held-out deck (the models never trained on it) is learned from 52 photos of one card
+each, on the felt table under the renderer's gentler light (realism 0.6), then read in scenes on the
+four other tables at full realism: separate cards and overlapping rows. Each scene is read once by the
+generic recognizer; the learned deck's check (vision.learned_deck.DeckReader, the recognizer's last
+step) is then applied to those same reports with the whole deck, with half of it (every other card),
+and with each other held-out deck learned instead (another deck on the table). Scored as
+bench_vision scores the held-out decks; "wrong" counts misreads and reads where no such card lies.
+
+Real photographs (bench/real/, rebuilt into .cache/real): the sources with several photos of one
+physical deck, each learned from one photo of each card (the first, by file name) and read in all
+its other photos; and every other source read with each learned deck (another deck on the table).
+
+Also: learning time for 52 photos, a six-card frame's time with and without a learned deck (one
+core, paired), a deck's size on disk. MUGGINS_BENCH_SCALE=0.2 reads fewer scenes.
+
+    make bench BENCH=deck          (or python -m bench deck)
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+SEED = 20261124
+LEARN_TEXTURE = "felt"
+READ_TEXTURES = ("wood", "cloth", "dark_mat", "light_table")
+SCENES = {"separate": 40, "row": 24}     # per held-out deck
+LEARN_REALISM = 0.6
+LEARN_CARD_SHARE = (0.35, 0.6)           # learning photos: the card's long side over the frame height
+TIMING_FRAMES = 12
+# Real sources holding many photos of one physical deck, one photo of each card among them.
+REAL_DECKS = ("kentdoan/playing-card-recognition",
+              "EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10",
+              "Denuha/Recognition_playing_cards_IRT")
+
+
+def scale() -> float:
+    return float(os.environ.get("MUGGINS_BENCH_SCALE", "1"))
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100.0 * a / b:6.2f} %" if b else "     -  "
+
+
+# ---- rendered decks ----------------------------------------------------------------------------------
+
+def learning_photo(rng, deck: str, card, size=(1280, 720)):
+    from sim.render.backgrounds import make_background
+    from sim.render.camera import tilted_view
+    from sim.render.table import Placement, compose
+
+    height = rng.uniform(*LEARN_CARD_SHARE) * size[1]
+    placement = Placement(card, (size[0] / 2 + rng.uniform(-80, 80), size[1] / 2 + rng.uniform(-40, 40)),
+                          float(rng.uniform(-180, 180)), height)
+    return compose(make_background(rng, LEARN_TEXTURE, size), [placement], rng, deck,
+                   view=tilted_view(rng, size, 0.03), realism=LEARN_REALISM).image
+
+
+def learn_rendered(recognizer, deck: str):
+    """The deck learned from 52 rendered photos: (LearnedDeck, seconds learning, refusals)."""
+    from cribbage.cards import FULL_DECK
+    from vision.deck_learning import PhotoRefused, index_crops
+    from vision.learned_deck import LearnedDeck
+
+    rng = np.random.default_rng([SEED, sum(map(ord, deck))])
+    photos = [(card, learning_photo(rng, deck, card)) for card in FULL_DECK]
+    learned, refused = LearnedDeck(deck), []
+    start = time.perf_counter()
+    for card, image in photos:
+        try:
+            learned.add(card, index_crops(recognizer, image, card))
+        except PhotoRefused as exc:
+            refused.append(f"{card}: {exc}")
+    return learned, time.perf_counter() - start, refused
+
+
+def half_of(deck):
+    """Every other card of the learned deck (by the deck's order): 26 cards."""
+    from vision.learned_deck import LearnedDeck
+
+    half = LearnedDeck(deck.name + "-half")
+    for card in deck.cards:
+        if card.index % 2 == 0:
+            half.add(card, deck.crops[card])
+    return half
+
+
+def tally(scene, reports, tallies: Counter, known=None) -> None:
+    """Add a scene's verdicts; with `known` (cards learned), split into known and other cards."""
+    from bench.bench_vision import score_reads
+
+    verdicts, extra = score_reads(scene, reports)
+    for truth, verdict, _ in verdicts:
+        group = "" if known is None else ("known " if truth in known else "other ")
+        tallies[group + "cards"] += 1
+        tallies[group + verdict] += 1
+    tallies["wrong"] += sum(rec.card is not None for rec, _ in extra)
+    tallies["extra wrong"] += sum(rec.card is not None for rec, _ in extra)
+
+
+def row(label: str, t: Counter, group: str = "") -> str:
+    cards = t[group + "cards"]
+    return (f"{label:44s} {cards:6d} {pct(t[group + 'right'], cards):>9s} "
+            f"{pct(t[group + 'wrong'], cards):>9s} ({t[group + 'wrong']:3d}) "
+            f"{pct(t[group + 'unreadable'] + t[group + 'missed'], cards):>9s} ({t[group + 'missed']:3d})")
+
+
+HEADER = f"{'':44s} {'cards':>6s} {'right':>9s} {'wrong':>15s} {'not read (missed)':>17s}"
+
+
+def rendered(recognizer) -> None:
+    from sim.render.decks import HELD_OUT_DECKS
+    from sim.render.scenes import make_scene
+    from vision.learned_deck import DeckReader
+
+    decks = {}
+    for deck in HELD_OUT_DECKS:
+        learned, seconds, refused = learn_rendered(recognizer, deck)
+        decks[deck] = learned
+        print(f"{deck}: learned {len(learned.cards)} cards from 52 photos in {seconds:.1f} s "
+              f"({1000 * seconds / 52:.0f} ms a photo); refused: {'; '.join(refused) or 'none'}")
+    readers = {deck: DeckReader(learned, recognizer.classifier, recognizer.cropper) for deck, learned in decks.items()}
+    halves = {deck: half_of(learned) for deck, learned in decks.items()}
+    half_readers = {deck: DeckReader(h, recognizer.classifier, recognizer.cropper) for deck, h in halves.items()}
+    tallies: dict[tuple, Counter] = defaultdict(Counter)
+    started = time.time()
+    for deck in HELD_OUT_DECKS:
+        rng = np.random.default_rng([SEED, 7, sum(map(ord, deck))])
+        for kind, n in SCENES.items():
+            for k in range(max(3, round(n * scale()))):
+                scene = make_scene(rng, kind, deck, texture=READ_TEXTURES[k % len(READ_TEXTURES)])
+                reports = recognizer.recognize(scene.image)
+                tally(scene, reports, tallies[(deck, kind, "generic")])
+                tally(scene, readers[deck].reread(scene.image, reports), tallies[(deck, kind, "learned")])
+                known = set(halves[deck].cards)
+                tally(scene, reports, tallies[(deck, kind, "generic split")], known)
+                tally(scene, half_readers[deck].reread(scene.image, reports), tallies[(deck, kind, "half")], known)
+                for other in HELD_OUT_DECKS:
+                    if other != deck:
+                        tally(scene, readers[other].reread(scene.image, reports), tallies[(deck, kind, "other")])
+    print(f"(reading pass {time.time() - started:.0f} s)\n")
+    print("Rendered held-out decks, learned on the felt table, read on the four others:")
+    print(HEADER)
+    for kind in SCENES:
+        for mode, label in (("generic", "without a learned deck"), ("learned", "with the deck learned")):
+            total = Counter()
+            for deck in HELD_OUT_DECKS:
+                total.update(tallies[(deck, kind, mode)])
+                print(row(f"  {deck} {kind}, {label}", tallies[(deck, kind, mode)]))
+            print(row(f"ALL {kind}, {label}", total))
+        print()
+    print("Half the deck learned (every other card): the cards it knows, and the others")
+    print(HEADER)
+    for kind in SCENES:
+        generic, half = Counter(), Counter()
+        for deck in HELD_OUT_DECKS:
+            generic.update(tallies[(deck, kind, "generic split")])
+            half.update(tallies[(deck, kind, "half")])
+        for group, name in (("known ", "known cards"), ("other ", "other cards")):
+            print(row(f"ALL {kind}, {name}, without", generic, group))
+            print(row(f"ALL {kind}, {name}, half learned", half, group))
+        print(f"{'ALL ' + kind + ', reads where no such card lies':44s} without {generic['extra wrong']}, "
+              f"half learned {half['extra wrong']}")
+    print("\nAnother deck on the table (each deck read with each other held-out deck learned, 2 readings a card):")
+    print(HEADER)
+    for kind in SCENES:
+        generic, other = Counter(), Counter()
+        for deck in HELD_OUT_DECKS:
+            generic.update(tallies[(deck, kind, "generic")])
+            other.update(tallies[(deck, kind, "other")])
+        generic = Counter({k: 2 * v for k, v in generic.items()})
+        print(row(f"ALL {kind}, without (counted twice)", generic))
+        print(row(f"ALL {kind}, another deck learned", other))
+    return decks
+
+
+def timing(recognizer, decks: dict) -> None:
+    from bench.bench_vision import six_card_frames
+    from bench.machine import pin_to_one_core
+    from vision.learned_deck import DeckReader, save_deck
+
+    pin_to_one_core()
+    deck = next(iter(decks))
+    frames = six_card_frames(TIMING_FRAMES, deck)
+    reader = DeckReader(decks[deck], recognizer.classifier, recognizer.cropper)
+    for frame in frames[:3]:
+        recognizer.recognize(frame)
+    plain, learned = [], []
+    for _ in range(3):
+        for frame in frames:  # paired: the same frame without, then with the learned deck
+            start = time.perf_counter()
+            recognizer.recognize(frame)
+            plain.append((time.perf_counter() - start) * 1000.0)
+            recognizer.deck = reader
+            start = time.perf_counter()
+            recognizer.recognize(frame)
+            learned.append((time.perf_counter() - start) * 1000.0)
+            recognizer.deck = None
+    ratio = statistics.median([b / a for a, b in zip(plain, learned)])
+    print(f"\n1280x720 frame, six cards of {deck}, one core, paired: without {statistics.median(plain):.1f} ms, "
+          f"with the learned deck {statistics.median(learned):.1f} ms (median; median ratio {ratio:.3f}, "
+          f"{100 * (ratio - 1):+.1f} %) over {len(plain)} pairs")
+    with tempfile.TemporaryDirectory() as folder:
+        sizes = [save_deck(Path(folder), learned).stat().st_size for learned in decks.values()]
+    crops = [sum(len(v) for v in learned.crops.values()) for learned in decks.values()]
+    print(f"deck file on disk: {', '.join(f'{s / 1e3:.0f} kB ({c} crops)' for s, c in zip(sizes, crops))}")
+
+
+# ---- real photographs --------------------------------------------------------------------------------
+
+def real(recognizer) -> None:
+    import cv2
+
+    from bench.bench_real import present
+    from bench.real.build import DEFAULT_OUT, load_labels
+    from bench.real.score import score_photo
+    from cribbage.cards import Card
+    from vision.deck_learning import PhotoRefused, index_crops
+    from vision.learned_deck import DeckReader, LearnedDeck
+
+    photos = present(load_labels(), DEFAULT_OUT)
+    if not photos:
+        print(f"\nno real photographs under {DEFAULT_OUT}: run python -m bench.real.build first")
+        return
+    print(f"\nReal photographs ({len(photos)} present): generic reads first")
+    started = time.time()
+    reports = {}
+    for label, path in photos:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is not None:
+            reports[str(path)] = (label, image, recognizer.recognize(image))
+    print(f"(reading pass {time.time() - started:.0f} s)")
+    readers, learning = {}, {}
+    for source in REAL_DECKS:
+        learned, refused, used, seconds = LearnedDeck(source.split("/")[0]), [], set(), 0.0
+        for key, (label, image, _) in sorted(reports.items()):
+            if label["source"] != source or len(label["cards"]) != 1:
+                continue
+            card = Card.parse(label["cards"][0])
+            if card in learned.crops or any(r.startswith(label["cards"][0] + " ") for r in refused):
+                continue
+            start = time.perf_counter()
+            try:
+                learned.add(card, index_crops(recognizer, image, card))
+                used.add(key)
+            except PhotoRefused as exc:
+                refused.append(f"{label['cards'][0]} ({Path(key).name}): {exc}")
+            seconds += time.perf_counter() - start
+        readers[source] = DeckReader(learned, recognizer.classifier, recognizer.cropper)
+        learning[source] = used
+        print(f"\n{source}: learned {len(learned.cards)} cards from {len(used) + len(refused)} photos "
+              f"({seconds:.1f} s); refused {len(refused)}: {'; '.join(refused) or 'none'}")
+    print(f"{'':44s} {'cards':>6s} {'right':>9s} {'wrong':>15s} {'unread, missed':>15s}")
+    for source in REAL_DECKS:
+        rows = defaultdict(Counter)
+        for key, (label, image, recs) in reports.items():
+            if label["source"] != source or key in learning[source]:
+                continue
+            for mode, out in (("generic", recs), ("learned", readers[source].reread(image, recs))):
+                score = score_photo(label["cards"], [None if r.card is None else str(r.card) for r in out])
+                rows[mode].update(score.as_counter())
+        for mode in ("generic", "learned"):
+            t = rows[mode]
+            print(f"{source.split('/')[0] + ' other photos, ' + mode:44s} {t['cards']:6d} {pct(t['right'], t['cards']):>9s} "
+                  f"{pct(t['wrong'], t['cards']):>9s} ({t['wrong']:3d}) {t['unread']:5d}, {t['missed']}")
+    print("\nAnother deck on the table: every photo of the other sources, read with each learned deck:")
+    for source in REAL_DECKS:
+        rows = defaultdict(Counter)
+        for key, (label, image, recs) in reports.items():
+            if label["source"] == source:
+                continue
+            for mode, out in (("generic", recs), ("learned", readers[source].reread(image, recs))):
+                score = score_photo(label["cards"], [None if r.card is None else str(r.card) for r in out])
+                rows[mode].update(score.as_counter())
+        print(f"  {source.split('/')[0]} learned: {rows['generic']['cards']} cards; right "
+              f"{pct(rows['generic']['right'], rows['generic']['cards'])} -> {pct(rows['learned']['right'], rows['learned']['cards'])}, "
+              f"wrong {rows['generic']['wrong']} -> {rows['learned']['wrong']}")
+
+
+def learning_time_real() -> None:
+    """`muggins deck learn`'s own path on kentdoan's 52 one-card photos (phone photos), one core."""
+    from bench.real.build import DEFAULT_OUT, folder_name
+    from vision.deck_learning import learn_folder
+    from vision.recognizer import Recognizer
+
+    folder = DEFAULT_OUT / folder_name(REAL_DECKS[0])
+    recognizer = Recognizer()
+    with tempfile.TemporaryDirectory() as tmp:
+        from bench.real.build import load_labels
+
+        named = 0
+        for label in load_labels():
+            if label["source"] == REAL_DECKS[0] and len(label["cards"]) == 1:
+                src = folder / label["path"]
+                if src.is_file():
+                    os.symlink(src, Path(tmp) / f"{label['cards'][0]}{src.suffix.lower()}")
+                    named += 1
+        if not named:
+            return
+        start = time.perf_counter()
+        deck, report = learn_folder("timing", Path(tmp), recognizer)
+        seconds = time.perf_counter() - start
+    print(f"\n`muggins deck learn` path on {named} real one-card photos ({REAL_DECKS[0]}), one core, models "
+          f"loaded first: {seconds:.1f} s, {len(report.learned)} cards learned, {len(report.refused)} refused")
+
+
+def main() -> None:
+    from bench.machine import describe
+    from vision.recognizer import Recognizer
+
+    if __name__ == "__main__":
+        print(describe())
+    recognizer = Recognizer()
+    decks = rendered(recognizer)
+    real(recognizer)
+    timing(recognizer, decks)
+    learning_time_real()
+
+
+if __name__ == "__main__":
+    main()
