@@ -86,20 +86,23 @@ def default_recognizer():
 
 
 def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
-             recognizer=None) -> int:
-    """Play (or resume) the demo game; the exit status: 0 when the game reached its end."""
+             recognizer=None, painter_for=None) -> int:
+    """Play (or resume) the demo game; the exit status: 0 when the game reached its end.
+
+    recognizer: the device's (default: the real one); painter_for: what the camera draws with, given
+    the table's painter (tests: a sketch that draws no cards, with a recognizer that knows them)."""
     if options.speed not in SPEEDS:
         raise DeviceError(f"--speed must be one of {', '.join(SPEEDS)}, not {options.speed!r}")
     temporary = options.state_dir is None
     state_dir = Path(tempfile.mkdtemp(prefix="muggins-demo-")) if temporary else Path(options.state_dir)
     try:
-        return _run(options, state_dir, out, err, recognizer)
+        return _run(options, state_dir, out, err, recognizer, painter_for)
     finally:
         if temporary:
             shutil.rmtree(state_dir, ignore_errors=True)
 
 
-def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer) -> int:
+def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer, painter_for) -> int:
     from sim.frames import DEFAULT_DECK, SIZE, TablePainter, table_zones
     from sim.render.decks import HELD_OUT_DECKS
 
@@ -113,7 +116,8 @@ def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recogn
                            zones=table_zones(SIZE, len(rules.players), crib=crib))
     script = build_script(options.seed, rules, crib_zone=crib)
     config = demo_config(rules, painter, state_dir, _speaks(options))
-    parts = Parts(source=SimulatedCamera(painter), panel=ScriptedPanel(),
+    parts = Parts(source=SimulatedCamera(painter if painter_for is None else painter_for(painter)),
+                  panel=ScriptedPanel(),
                   recognizer=recognizer if recognizer is not None else default_recognizer())
     display = Display(json_lines=options.json, board_pictures=not options.json, colour=wants_colour(out),
                       live_board=False)  # each step's animations are over before the next step

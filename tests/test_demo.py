@@ -99,3 +99,36 @@ def test_an_unknown_speed_is_a_usage_error():
 
 # The whole demo through the real recognizer runs once, as the reference of
 # tests/test_resume_after_kill.py, which checks what it says and how it ends.
+
+
+def test_the_demo_is_the_device_run_with_simulated_parts(tmp_path, monkeypatch):
+    """One wiring: the demo builds no journal, board, presenter or controller of its own; the Device
+    does, as for `muggins run`, with a simulated camera and a scripted panel in its parts."""
+    import io
+
+    import device.app
+    import sim.demo_game
+    from sim.demo_game import DemoOptions, run_demo
+    from sim.parts import ScriptedPanel, SimulatedCamera
+    from sketch_table import KnowsTheCards
+
+    built = []
+
+    class Watched(device.app.Device):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(sim.demo_game, "Device", Watched)
+    knows = KnowsTheCards()
+    out = io.StringIO()
+    code = run_demo(DemoOptions(seed=2, speed="max", mute=True, state_dir=tmp_path), out, io.StringIO(),
+                    recognizer=knows, painter_for=knows)
+    (dev,) = built
+    assert code == 0 and dev.controller.over and dev.journal.path.parent == tmp_path
+    assert isinstance(dev.parts.source, SimulatedCamera) and isinstance(dev.parts.panel, ScriptedPanel)
+    assert dev.parts.recognizer is knows and dev.board.target == 121 and dev.board.names == ["North", "South"]
+    assert dev.board.winner is not None and dev.parts.leds.rendered == dev.board.render()
+    text = out.getvalue()
+    assert text.startswith("Muggins demo, game 2: North against South, six-card to 121;")
+    assert f" {dev.eyes.frames} camera frames," in text.splitlines()[-1]

@@ -1,0 +1,130 @@
+"""`muggins demo --variant NAME`: every variant played end to end through the device.
+
+Each variant's table (its seats, its zones, its board's tracks) is the device's own, built from the
+demo's config. A whole game of each is played through the device twice: quickly, with a camera
+that draws no cards and a recognizer that knows where the painter would lay them (everything but the
+pixels: tracker, zones, controller, journal, board); and, marked slow, through the real recognizer
+on rendered frames.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cribbage.variants import VARIANTS
+from device.board import Board
+from sim.demo_game import DemoOptions, demo_config, demo_rules, has_crib_zone, run_demo
+from sim.frames import SIZE, TablePainter, table_zones
+from sim.table_script import TableStep, build_script
+from sketch_table import KnowsTheCards
+from vision.zone_names import CENTRE, CRIB, seat
+
+ROOT = Path(__file__).resolve().parent.parent
+MODEL = ROOT / "models" / "cards.onnx"
+
+# name: (sides as the board and the final line name them, target)
+TABLES = {
+    "six-card": (["North", "South"], 121),
+    "five-card": (["North", "South"], 61),
+    "seven-card": (["North", "South"], 181),
+    "three-player": (["North", "East", "West"], 121),
+    "four-player": (["North & South", "East & West"], 121),
+}
+
+
+def table(variant: str, seed: int = 1):
+    rules = demo_rules(variant)
+    crib = has_crib_zone(rules)
+    painter = TablePainter(seed, len(rules.players), zones=table_zones(SIZE, len(rules.players), crib=crib))
+    return rules, painter, build_script(seed, rules, crib_zone=crib)
+
+
+def test_every_variant_has_a_table():
+    assert set(TABLES) == set(VARIANTS)
+
+
+@pytest.mark.parametrize("variant", list(TABLES))
+def test_each_variant_has_its_seats_zones_and_board_tracks(variant, tmp_path):
+    rules, painter, script = table(variant)
+    sides, target = TABLES[variant]
+    players = len(rules.players)
+    config = demo_config(rules, painter, tmp_path, speak=False)
+    board = Board.from_config(config)
+    assert board.names == sides and board.target == target == rules.target
+    assert board.layout.tracks == len(sides)
+    assert painter.zones.players == players
+    if variant == "six-card":  # the device's default zones; the crib beside the dealer's hand
+        assert not config.zones and CRIB not in painter.zones
+    else:                       # the zones as calibrated, crib zone and all, are the config's
+        assert set(config.zones) == {seat(i) for i in range(players)} | {CENTRE, CRIB}
+    # every card the script lays lies inside its zone's picture, in the frame
+    laid = [step for step in script.steps if isinstance(step, TableStep) and step.zones]
+    for index, step in enumerate(laid[:200]):
+        for placement in painter.placements(step, np.random.default_rng(index)):
+            assert painter.zones.zone_of(placement.centre) == _zone_of(step, placement.card)
+            half_w = 0.5 * 0.7 * placement.height
+            x, y = placement.centre
+            assert half_w < x < SIZE[0] - half_w and placement.height / 2 < y < SIZE[1] - placement.height / 2
+
+
+def _zone_of(step: TableStep, card) -> str:
+    return next(zone for zone, cards in step.zones if card in cards)
+
+
+def test_an_unknown_variant_is_a_usage_error():
+    from device.errors import DeviceError
+
+    with pytest.raises(DeviceError, match="five-card"):
+        demo_rules("nine-card")
+
+
+def play(variant: str, seed: int, state_dir: Path, recognizer=None, painter_for=None):
+    """(exit status, the events, the final line) of one whole demo game at --speed max."""
+    out, err = io.StringIO(), io.StringIO()
+    code = run_demo(DemoOptions(seed=seed, speed="max", json=True, mute=True, state_dir=state_dir,
+                                variant=variant), out, err, recognizer=recognizer, painter_for=painter_for)
+    assert "Traceback" not in err.getvalue()
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    return code, [line["event"] for line in lines if "event" in line], lines[-1]["final"]
+
+
+def check_the_game(variant: str, code: int, events: list, final: dict) -> None:
+    assert code == 0 and final["as_scripted"] and final["winner"]
+    sides, target = TABLES[variant]
+    assert sorted(final["scores"]) == sorted(sides) and max(final["scores"].values()) == target
+    started = events[0]
+    assert started["type"] == "GameStarted" and started["variant"] == variant
+    assert started["players"] == list(demo_rules(variant).players)
+    shown = [e for e in events if e["type"] == "HandShown"]
+    assert any(e["crib"] for e in shown) and any(not e["crib"] for e in shown)
+    verdicts = {e["verdict"] for e in events if e["type"] == "ClaimPegged"}
+    assert verdicts == {"right", "over", "under"}
+    assert {"MugginsTaken", "DisputeReadout", "Notice"} <= {e["type"] for e in events}
+    assert events[-1]["type"] == "GameWon"
+
+
+@pytest.mark.parametrize("variant", list(TABLES))
+def test_a_whole_game_of_each_variant_through_the_device_with_eyes_that_know_the_cards(variant, tmp_path):
+    knows = KnowsTheCards()
+    code, events, final = play(variant, 1, tmp_path, recognizer=knows, painter_for=knows)
+    check_the_game(variant, code, events, final)
+    if variant == "five-card":  # the one count ended by the Go buttons; the cards not played shown
+        assert any(e["type"] == "GoSaid" and not e["inferred"] for e in events)
+
+
+# A whole game of each variant through the real recognizer, at --speed max (six-card's are
+# tests/test_resume_after_kill.py's). They take a while: five-card to 61 about a minute, four players
+# one and a half, seven-card to 181 and three players about three.
+GAMES = [("five-card", 1), ("seven-card", 1), ("three-player", 1), ("four-player", 1)]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not MODEL.is_file(), reason="models/cards.onnx is not built yet")
+@pytest.mark.parametrize("variant, seed", GAMES)
+def test_a_whole_game_of_each_variant_plays_through_the_device(variant, seed, tmp_path):
+    check_the_game(variant, *play(variant, seed, tmp_path))
