@@ -185,18 +185,16 @@ def read_event(stream, deadline):
     raise AssertionError("no event in time")
 
 
-def test_the_stream_shows_an_event_within_300_ms(table):
+def test_the_stream_sends_each_new_state(table):
     conn = http.client.HTTPConnection("127.0.0.1", table.port, timeout=5)
     conn.request("GET", "/api/events")
     stream = conn.getresponse()
     assert stream.getheader("Content-Type").startswith("text/event-stream")
     first = read_event(stream, time.monotonic() + 5)
     assert first["phase"] == "cut"
-    start = time.monotonic()
     table.put("seat:0", "AC")
-    got = read_event(stream, time.monotonic() + 5)
-    assert time.monotonic() - start < 0.3
-    assert got["seq"] > first["seq"]
+    got = read_event(stream, time.monotonic() + 5)   # how soon: bench/bench_web.py
+    assert got["seq"] > first["seq"] and got["log"][-1] == "North cuts AC"
     conn.close()
 
 
