@@ -128,3 +128,33 @@ GAMES = [("five-card", 1), ("seven-card", 1), ("three-player", 1), ("four-player
 @pytest.mark.parametrize("variant, seed", GAMES)
 def test_a_whole_game_of_each_variant_plays_through_the_device(variant, seed, tmp_path):
     check_the_game(variant, *play(variant, seed, tmp_path))
+
+
+@pytest.mark.parametrize("variant", ["five-card", "four-player"])
+def test_a_variant_stopped_mid_game_resumes_from_its_journal_and_ends_the_same(variant, tmp_path, monkeypatch):
+    from sim.simulation import Simulation
+
+    def lines(state_dir: Path) -> list[dict]:
+        knows, out = KnowsTheCards(), io.StringIO()
+        run_demo(DemoOptions(seed=3, speed="max", json=True, mute=True, state_dir=state_dir, variant=variant),
+                 out, io.StringIO(), recognizer=knows, painter_for=knows)
+        return [json.loads(line) for line in out.getvalue().splitlines()]
+
+    whole = lines(tmp_path / "whole")
+    step = Simulation.run_step
+
+    def power_cut(self, index):
+        if index == 70:
+            raise KeyboardInterrupt  # the power goes: the journal has the steps before this one
+        step(self, index)
+
+    monkeypatch.setattr(Simulation, "run_step", power_cut)
+    with pytest.raises(KeyboardInterrupt):
+        lines(tmp_path / "cut")
+    monkeypatch.setattr(Simulation, "run_step", step)
+    again = lines(tmp_path / "cut")
+    resumed = again[0]["resumed"]
+    # a step that journaled nothing (a card taken back) is taken again
+    assert 0 < resumed["step"] <= 70 and 0 < resumed["seq"] < len(whole) - 1
+    assert again[1:] == [line for line in whole if line.get("seq", resumed["seq"] + 1) > resumed["seq"]]
+    assert again[-1]["final"]["as_scripted"]
