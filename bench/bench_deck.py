@@ -13,7 +13,10 @@ physical deck, each learned from one photo of each card (the first, by file name
 its other photos; and every other source read with each learned deck (another deck on the table).
 
 Also: learning time for 52 photos, a six-card frame's time with and without a learned deck (one
-core, paired), a deck's size on disk. MUGGINS_BENCH_SCALE=0.2 reads fewer scenes.
+core, paired), a deck's size on disk. MUGGINS_BENCH_SCALE=0.2 reads fewer scenes;
+MUGGINS_BENCH_DECKS=validation reads the ten synthetic validation font decks in place of the held-out
+decks (index fonts no training deck uses, at 0.3 of the scenes a deck), and MUGGINS_BENCH_REAL=0 leaves
+the real photographs out.
 
     make bench BENCH=deck          (or python -m bench deck)
 """
@@ -116,13 +119,15 @@ def row(label: str, t: Counter, group: str = "") -> str:
 HEADER = f"{'':44s} {'cards':>6s} {'right':>9s} {'wrong':>15s} {'not read (missed)':>17s}"
 
 
-def rendered(recognizer) -> None:
-    from sim.render.decks import HELD_OUT_DECKS
+def rendered(recognizer) -> dict:
+    from bench.bench_vision import bench_decks
     from sim.render.scenes import make_scene
     from vision.learned_deck import DeckReader
 
+    label, deck_names, share = bench_decks()
+
     decks = {}
-    for deck in HELD_OUT_DECKS:
+    for deck in deck_names:
         learned, seconds, refused = learn_rendered(recognizer, deck)
         decks[deck] = learned
         print(f"{deck}: learned {len(learned.cards)} cards from 52 photos in {seconds:.1f} s "
@@ -132,10 +137,10 @@ def rendered(recognizer) -> None:
     half_readers = {deck: DeckReader(h, recognizer.classifier, recognizer.cropper) for deck, h in halves.items()}
     tallies: dict[tuple, Counter] = defaultdict(Counter)
     started = time.time()
-    for deck in HELD_OUT_DECKS:
+    for deck in deck_names:
         rng = np.random.default_rng([SEED, 7, sum(map(ord, deck))])
         for kind, n in SCENES.items():
-            for k in range(max(3, round(n * scale()))):
+            for k in range(max(3, round(n * scale() * share))):
                 scene = make_scene(rng, kind, deck, texture=READ_TEXTURES[k % len(READ_TEXTURES)])
                 reports = recognizer.recognize(scene.image)
                 tally(scene, reports, tallies[(deck, kind, "generic")])
@@ -143,16 +148,16 @@ def rendered(recognizer) -> None:
                 known = set(halves[deck].cards)
                 tally(scene, reports, tallies[(deck, kind, "generic split")], known)
                 tally(scene, half_readers[deck].reread(scene.image, reports), tallies[(deck, kind, "half")], known)
-                for other in HELD_OUT_DECKS:
+                for other in deck_names:
                     if other != deck:
                         tally(scene, readers[other].reread(scene.image, reports), tallies[(deck, kind, "other")])
     print(f"(reading pass {time.time() - started:.0f} s)\n")
-    print("Rendered held-out decks, learned on the felt table, read on the four others:")
+    print(f"Rendered {label} decks, learned on the felt table, read on the four others:")
     print(HEADER)
     for kind in SCENES:
         for mode, label in (("generic", "without a learned deck"), ("learned", "with the deck learned")):
             total = Counter()
-            for deck in HELD_OUT_DECKS:
+            for deck in deck_names:
                 total.update(tallies[(deck, kind, mode)])
                 print(row(f"  {deck} {kind}, {label}", tallies[(deck, kind, mode)]))
             print(row(f"ALL {kind}, {label}", total))
@@ -161,7 +166,7 @@ def rendered(recognizer) -> None:
     print(HEADER)
     for kind in SCENES:
         generic, half = Counter(), Counter()
-        for deck in HELD_OUT_DECKS:
+        for deck in deck_names:
             generic.update(tallies[(deck, kind, "generic split")])
             half.update(tallies[(deck, kind, "half")])
         for group, name in (("known ", "known cards"), ("other ", "other cards")):
@@ -169,15 +174,16 @@ def rendered(recognizer) -> None:
             print(row(f"ALL {kind}, {name}, half learned", half, group))
         print(f"{'ALL ' + kind + ', reads where no such card lies':44s} without {generic['extra wrong']}, "
               f"half learned {half['extra wrong']}")
-    print("\nAnother deck on the table (each deck read with each other held-out deck learned, 2 readings a card):")
+    others = len(deck_names) - 1
+    print(f"\nAnother deck on the table (each deck read with each other {label} deck learned, {others} readings a card):")
     print(HEADER)
     for kind in SCENES:
         generic, other = Counter(), Counter()
-        for deck in HELD_OUT_DECKS:
+        for deck in deck_names:
             generic.update(tallies[(deck, kind, "generic")])
             other.update(tallies[(deck, kind, "other")])
-        generic = Counter({k: 2 * v for k, v in generic.items()})
-        print(row(f"ALL {kind}, without (counted twice)", generic))
+        generic = Counter({k: others * v for k, v in generic.items()})
+        print(row(f"ALL {kind}, without (counted {others} times)", generic))
         print(row(f"ALL {kind}, another deck learned", other))
     return decks
 
@@ -320,9 +326,11 @@ def main() -> None:
         print(describe())
     recognizer = Recognizer()
     decks = rendered(recognizer)
-    real(recognizer)
+    if os.environ.get("MUGGINS_BENCH_REAL", "1") != "0":
+        real(recognizer)
     timing(recognizer, decks)
-    learning_time_real()
+    if os.environ.get("MUGGINS_BENCH_REAL", "1") != "0":
+        learning_time_real()
 
 
 if __name__ == "__main__":

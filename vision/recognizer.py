@@ -12,7 +12,7 @@ refuse the index's read or confirm an almost-read number card. Two outlines cove
 card, unless both are read, as different cards, at index corners apart (two cards of a row, laid a
 little apart, overlap that much); the reports left of one physical card are then joined into one
 (vision.one_card); the same card at two places is reported twice (two decks, or a misread: the
-controller decides).
+controller decides). A deck the players have taught it (vision.learned_deck) checks every report last.
 """
 
 from __future__ import annotations
