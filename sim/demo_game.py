@@ -51,6 +51,7 @@ class DemoOptions:
     new_game: bool = False
     deck: str | None = None
     variant: str = "six-card"
+    web: str | None = None  # [HOST:]PORT: the table's web page shows the game (device/web/)
 
 
 def demo_rules(variant: str) -> GameConfig:
@@ -93,16 +94,29 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
     the table's painter (tests: a sketch that draws no cards, with a recognizer that knows them)."""
     if options.speed not in SPEEDS:
         raise DeviceError(f"--speed must be one of {', '.join(SPEEDS)}, not {options.speed!r}")
+    page = None
+    if options.web is not None:  # said first: with --json its line is the first
+        from device.web.table import open_page
+
+        page = open_page(options.web, json_lines=options.json, out=out, takes_presses=False, mode="demo")
     temporary = options.state_dir is None
     state_dir = Path(tempfile.mkdtemp(prefix="muggins-demo-")) if temporary else Path(options.state_dir)
     try:
-        return _run(options, state_dir, out, err, recognizer, painter_for)
+        code = _run(options, state_dir, out, err, recognizer, painter_for, page)
+        if page is not None:
+            print(f"muggins demo: the game is over; {page.url} shows it until interrupted (Ctrl-C)",
+                  file=err, flush=True)
+            page.wait_until_interrupted()
+        return code
     finally:
+        if page is not None:
+            page.close()
         if temporary:
             shutil.rmtree(state_dir, ignore_errors=True)
 
 
-def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer, painter_for) -> int:
+def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer, painter_for,
+         page=None) -> int:
     from sim.frames import DEFAULT_DECK, SIZE, TablePainter, table_zones
     from sim.render.decks import HELD_OUT_DECKS
 
@@ -128,6 +142,8 @@ def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recogn
     device = Device(config, new_game=options.new_game, out=out, err=err, parts=parts, display=display,
                     header={"demo_seed": options.seed, "deck": deck})
     try:
+        if page is not None:
+            page.attach(device)
         simulation = Simulation(script, device, pace=SPEEDS[options.speed])
         if device.resumed:
             _say_resumed(device.controller, simulation.resume_index, options, out)

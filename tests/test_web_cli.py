@@ -63,3 +63,8 @@ def test_without_web_no_page(replay_config):
 def test_a_bad_address_is_one_clear_line(replay_config, address):
     out = muggins("run", "--config", str(replay_config()), "--web", address)
     assert out.returncode == 2 and "--web takes [HOST:]PORT" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_demo_web_with_a_bad_address_is_one_clear_line():
+    out = muggins("demo", "--speed", "max", "--web", "no-port-here:")
+    assert out.returncode == 2 and "--web takes [HOST:]PORT" in out.stderr and "Traceback" not in out.stderr

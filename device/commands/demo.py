@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="six-card",
                         help="which cribbage: six-card for two (default), five-card, seven-card, "
                              "three-player, or four-player in partnerships")
+    parser.add_argument("--web", metavar="[HOST:]PORT", default=None,
+                        help="watch the game on the table's web page, served here (a PORT alone: on every "
+                             "interface); it keeps showing the final board until interrupted")
 
 
 def run(args) -> int:
@@ -37,4 +40,4 @@ def run(args) -> int:
 
     return run_demo(DemoOptions(seed=args.seed, speed=args.speed, json=args.json, mute=args.mute,
                                 state_dir=args.state_dir, new_game=args.new_game, deck=args.deck,
-                                variant=args.variant))
+                                variant=args.variant, web=args.web))

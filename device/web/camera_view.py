@@ -78,6 +78,9 @@ class WatchedSource:
         if hasattr(self.source, "close"):
             self.source.close()
 
+    def __getattr__(self, name):  # anything else asked of the camera
+        return getattr(self.source, name)
+
 
 class WatchedRecognizer:
     """A recognizer (CardReader) whose readings are also handed to a CameraView."""

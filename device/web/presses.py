@@ -54,3 +54,8 @@ class PanelWithPhone:
     def close(self) -> None:
         if self.panel is not None and hasattr(self.panel, "close"):
             self.panel.close()
+
+    def __getattr__(self, name):  # anything else asked of the panel (a simulation's press())
+        if self.panel is None:
+            raise AttributeError(name)
+        return getattr(self.panel, name)

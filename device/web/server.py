@@ -247,10 +247,10 @@ class WebServer:
         action = request.path.rsplit("/", 1)[1]
         fields, required = ACTION_FIELDS[action]
         body = await self._body(request, fields, required)
-        sides = len(self.hub.snapshot.get("board", {}).get("names", [])) or 2
+        sides = len((self.hub.snapshot.get("board") or {}).get("names", [])) or 2
         press = press_for(action, body, dial_max=self.dial_max, sides=sides)
         if self.presses is None:
-            return _error(409, "this table takes no presses")
+            return _error(409, "this table takes no presses from a phone (a demo plays by its script)")
         queued = self.presses.press(press)
         return web.json_response({"queued": queued, "action": action}, status=202)
 

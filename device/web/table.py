@@ -4,12 +4,18 @@
 presenter's on_present feeds a TableView (in the device's thread), the camera and recognizer are
 wrapped so the set-up page sees what they see, and the panel is polled together with the phone's
 presses. The device's frame loop itself is not changed and never waits on the server.
+
+Where the page's address must be said before the device says anything (`--json`'s first line), the
+two halves are separate: `open_page(...)` starts the server and says where it is, `page.attach(device)`
+hooks the device once it is built.
 """
 
 from __future__ import annotations
 
 import json
+import signal
 import sys
+import threading
 from typing import TextIO
 
 from device.web import require_aiohttp
@@ -19,67 +25,111 @@ from device.web.pairing import Pairing, spoken_pin
 from device.web.presses import PanelWithPhone, PhonePresses
 from device.web.snapshot import TableView
 
+# What the page shows before the device is attached (a moment at start-up).
+STARTING = {"seq": 0, "mode": "starting", "players": [], "sides": [], "scores": {}, "dealer": None,
+            "phase": "starting", "count": None, "series": [], "turn": None, "starter": None, "round": 0,
+            "game_no": 0, "show_turn": None, "winner": None, "margin": None, "announcement": None,
+            "breakdown": None, "log": [], "board": None}
+
 
 class TablePage:
-    """A running web page for one device. `close()` stops the server; harmless twice."""
+    """A running web page. `attach(device)` hooks a device to it; `close()` stops it (harmless twice)."""
 
-    def __init__(self, server, view: TableView, url: str, pin: str):
-        self.server, self.view, self.url, self.pin = server, view, url, pin
+    def __init__(self, server, url: str, pin: str, *, takes_presses: bool = True, mode: str = "run"):
+        self.server, self.url, self.pin = server, url, pin
+        self.takes_presses = takes_presses
+        self.mode = mode
+        self.view: TableView | None = None
+
+    def attach(self, device) -> "TablePage":
+        from device.web.server import SetUp
+
+        controller = device.controller
+        presenter = controller.presenter
+        view = TableView(controller, device.board, muggins=device.rules.muggins, mode=self.mode,
+                         publish=self.server.publish)
+        view.restore(getattr(controller, "restored", ()))
+        view.seq = controller.seq
+        earlier = presenter.on_present
+
+        def on_present(seq, event):
+            if earlier is not None:
+                earlier(seq, event)
+            view.on_present(seq, event)
+
+        presenter.on_present = on_present
+        parts = device.parts
+        camera = CameraView()
+        if parts.source is not None:
+            parts.source = WatchedSource(parts.source, camera)
+        measure = None
+        if parts.recognizer is not None:
+            recognizer = parts.recognizer
+            parts.recognizer = WatchedRecognizer(recognizer, camera)
+
+            def measure(image):
+                from device.calibration import card_length
+
+                return card_length(image, recognizer)
+        if self.takes_presses:
+            phone = PhonePresses()
+            parts.panel = PanelWithPhone(parts.panel, phone)
+            self.server.presses = phone
+        self.server.state_dir = device.state_dir
+        self.server.setup = SetUp(config=device.config, camera=camera, measure_card=measure)
+        self.server.dial_max = device.config.panel.dial_max
+        self.view = view
+        self.server.publish(view.snapshot())
+        if parts.voice is not None:
+            parts.voice.say(spoken_pin(self.pin))
+        return self
+
+    def wait_until_interrupted(self) -> None:
+        """Keep serving (the final board) until Ctrl-C or SIGTERM."""
+        stop = threading.Event()
+        try:
+            previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        except ValueError:  # not the main thread
+            previous = None
+        try:
+            while not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
 
     def close(self) -> None:
         self.server.stop()
 
 
-def serve(device, listen: str, *, mode: str = "run", json_lines: bool = False,
-          out: TextIO = sys.stdout, pairing: Pairing | None = None) -> TablePage:
-    """Start the table's web page for this device and say where it is and its PIN (printed and spoken)."""
+def open_page(listen: str, *, json_lines: bool = False, out: TextIO = sys.stdout,
+              pairing: Pairing | None = None, takes_presses: bool = True, mode: str = "run") -> TablePage:
+    """Start the web server at listen ([HOST:]PORT) and say its address and PIN: with json_lines as
+    the line {"web": {"url": ..., "pin": ...}}. UsageError when the address is bad or taken."""
     require_aiohttp()
-    from device.web.server import SetUp, WebServer
+    from device.web.server import WebServer
 
     host, port = parse_listen(listen)
-    controller = device.controller
-    presenter = controller.presenter
     pairing = pairing or Pairing()
-    server_ref: list = []
-    view = TableView(controller, device.board, muggins=device.rules.muggins, mode=mode,
-                     publish=lambda snapshot: server_ref[0].publish(snapshot) if server_ref else None)
-    view.restore(getattr(controller, "restored", ()))
-    view.seq = controller.seq
-
-    earlier = presenter.on_present
-
-    def on_present(seq, event):
-        if earlier is not None:
-            earlier(seq, event)
-        view.on_present(seq, event)
-
-    presenter.on_present = on_present
-    parts = device.parts
-    camera = CameraView()
-    if parts.source is not None:
-        parts.source = WatchedSource(parts.source, camera)
-    measure = None
-    if parts.recognizer is not None:
-        recognizer = parts.recognizer
-        parts.recognizer = WatchedRecognizer(recognizer, camera)
-
-        def measure(image):
-            from device.calibration import card_length
-
-            return card_length(image, recognizer)
-    phone = PhonePresses()
-    parts.panel = PanelWithPhone(parts.panel, phone)
-    server = WebServer(host, port, view.snapshot(), pairing=pairing, presses=phone,
-                       state_dir=device.state_dir,
-                       setup=SetUp(config=device.config, camera=camera, measure_card=measure),
-                       dial_max=device.config.panel.dial_max).start()
-    server_ref.append(server)
+    server = WebServer(host, port, STARTING, pairing=pairing).start()
     url = page_url(host, server.port)
     if json_lines:
         out.write(json.dumps({"web": {"url": url, "pin": pairing.pin}}) + "\n")
     else:
         out.write(f"the table's web page: {url}  (pairing PIN {pairing.pin})\n")
     out.flush()
-    if parts.voice is not None:
-        parts.voice.say(spoken_pin(pairing.pin))
-    return TablePage(server, view, url, pairing.pin)
+    return TablePage(server, url, pairing.pin, takes_presses=takes_presses, mode=mode)
+
+
+def serve(device, listen: str, *, mode: str = "run", json_lines: bool = False,
+          out: TextIO = sys.stdout, pairing: Pairing | None = None, takes_presses: bool = True) -> TablePage:
+    """Start the table's web page for this device and say where it is and its PIN (printed and spoken)."""
+    page = open_page(listen, json_lines=json_lines, out=out, pairing=pairing, takes_presses=takes_presses,
+                     mode=mode)
+    try:
+        return page.attach(device)
+    except BaseException:
+        page.close()
+        raise

@@ -41,8 +41,9 @@ export function drawRace(game) {
 
 function gameSection(game) {
   const s = el("section", { class: "race", "data-game": game.number });
-  const status = game.over ? `${game.winner} won ${game.scores.join("–")}` +
-    (game.margin && game.margin !== "single" ? ` (${game.margin})` : "") : `in progress, ${game.scores.join("–")}`;
+  const byScore = game.scores.slice().sort((a, b) => b - a);
+  const status = game.over ? `${game.winner} won ${byScore.join(" to ")}` +
+    (game.margin && game.margin !== "single" ? ` (${game.margin})` : "") : `in progress: ${game.sides.map((n, i) => `${n} ${game.scores[i]}`).join(", ")}`;
   s.append(el("h2", { text: `Game ${game.number} · ${game.variant} · ${game.deals} deal${game.deals === 1 ? "" : "s"}` }));
   s.append(el("div", { class: "result", text: status }));
   const legend = el("div", { class: "legend" });

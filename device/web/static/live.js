@@ -16,6 +16,7 @@ function sideOf(player) {
 function render(s) {
   state = s;
   const b = s.board;
+  if (!b) return;                       // the device is still starting
   const scores = $("scores");
   scores.className = "scores" + (b.names.length === 3 ? " three" : "");
   scores.replaceChildren(...b.names.map((name, side) => {
@@ -55,7 +56,11 @@ function render(s) {
       return button;
     }));
   }
-  if (s.paired) showActions(true);
+  if (s.mode === "demo") {             // a demo plays by its script: nothing to settle from here
+    $("pair").classList.add("hidden");
+    $("actions").classList.add("hidden");
+    $("demo-note").classList.remove("hidden");
+  } else if (s.paired) showActions(true);
 }
 
 function renderBreakdown(bd, starter) {
@@ -86,6 +91,7 @@ function renderBreakdown(bd, starter) {
 }
 
 function showActions(paired) {
+  if (state && state.mode === "demo") return;
   $("actions").classList.toggle("hidden", !paired);
   $("pair").classList.toggle("hidden", paired);
 }
@@ -117,8 +123,8 @@ function connect() {
 
 async function start() {
   const s = await getJSON("/api/state");
-  render(s);
   pairingForm($("pair"), s.paired, () => { state.paired = true; showActions(true); });
+  render(s);
   showActions(s.paired);
   $("less").addEventListener("click", () => setPoints(points - 1));
   $("more").addEventListener("click", () => setPoints(points + 1));
