@@ -104,7 +104,7 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
     try:
         code = _run(options, state_dir, out, err, recognizer, painter_for, page)
         if page is not None:
-            print(f"muggins demo: the game is over; {page.url} shows it until interrupted (Ctrl-C)",
+            print(f"muggins demo: the demo has ended; {page.url} shows its board until interrupted (Ctrl-C)",
                   file=err, flush=True)
             page.wait_until_interrupted()
         return code

@@ -229,4 +229,44 @@ def test_the_games_page_draws_each_games_race(browser, table, tmp_path):
     north, south = (table.controller.game.score(p) for p in ("North", "South"))
     assert text_of(browser, "section.race .result") == f"in progress: North {north}, South {south}"
     fits_the_phone(browser)
-    screenshot(browser, shots(tmp_path) / "games.png")
+
+
+def test_a_whole_demo_game_watched_and_its_race(browser, tmp_path):
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    from test_web_demo import DEMO
+
+    root = Path(__file__).resolve().parent.parent
+    demo = subprocess.Popen([sys.executable, "-c", DEMO], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        url = json.loads(demo.stdout.readline())["web"]["url"]
+        final = next(json.loads(line)["final"] for line in demo.stdout if '"final"' in line)
+        browser.get(url)
+        winner = final["winner"]
+        side = ["North", "South"].index(winner)
+        wait_for(browser, lambda d: text_of(d, f'.score[data-side="{side}"] .points') == "121", "the final score")
+        assert "winner" in text_of(browser, f'.score[data-side="{side}"] .tag')
+        assert "game over" in text_of(browser, "#facts")
+        assert not by_css(browser, "#pair").is_displayed() and by_css(browser, "#demo-note").is_displayed()
+        fits_the_phone(browser)
+        screenshot(browser, shots(tmp_path) / "demo-final-board.png")
+        browser.get(url + "games")
+        wait_for(browser, lambda d: d.find_elements("css selector", "section.race polyline"), "the race drawn")
+        loser = [s for n, s in final["scores"].items() if n != winner][0]
+        assert text_of(browser, "section.race .result") == f"{winner} won 121 to {loser}"
+        points = browser.execute_script(
+            "return [...document.querySelectorAll('section.race polyline')].map((p) => p.points.length);")
+        assert points == [final["rounds"] + 1] * 2          # a point a deal, and the start
+        fits_the_phone(browser)
+        screenshot(browser, shots(tmp_path) / "games.png")
+    finally:
+        demo.send_signal(signal.SIGINT)
+        try:
+            demo.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            demo.kill()
+            demo.wait()
