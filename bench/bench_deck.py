@@ -155,12 +155,12 @@ def rendered(recognizer) -> dict:
     print(f"Rendered {label} decks, learned on the felt table, read on the four others:")
     print(HEADER)
     for kind in SCENES:
-        for mode, label in (("generic", "without a learned deck"), ("learned", "with the deck learned")):
+        for mode, words in (("generic", "without a learned deck"), ("learned", "with the deck learned")):
             total = Counter()
             for deck in deck_names:
                 total.update(tallies[(deck, kind, mode)])
-                print(row(f"  {deck} {kind}, {label}", tallies[(deck, kind, mode)]))
-            print(row(f"ALL {kind}, {label}", total))
+                print(row(f"  {deck} {kind}, {words}", tallies[(deck, kind, mode)]))
+            print(row(f"ALL {kind}, {words}", total))
         print()
     print("Half the deck learned (every other card): the cards it knows, and the others")
     print(HEADER)
