@@ -12,7 +12,8 @@ from vision.corners import (DEFAULT_MODEL, PATCH_ZOOM, STRIDE, ZOOM_MAX, CornerD
                             card_length, card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window,
                             row_down, row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
 from vision.errors import ModelError
-from vision.finder import find_cards
+from vision.finder import Patch, find_cards
+from vision.outline_corners import square_corners
 
 
 def perfect_output(corners: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -222,15 +223,26 @@ def test_a_patch_is_read_only_where_it_could_be_one_cards_face():
 
 
 class PatchFinder(CornerFinder):
-    """The finder's part stood in for: no outlines, these bright patches."""
+    """The finder's part stood in for: no outlines, these bright patches (guess: whether their square
+    corners are offered too)."""
 
-    def __init__(self, detector, patches, **kwargs):
+    def __init__(self, detector, patches, guess=True, **kwargs):
         super().__init__(detector, **kwargs)
         self.patches = patches
+        self.guess = guess
 
     def outlines(self, image, card_length=None):
         self.card_length = card_length
         return [], list(self.patches)
+
+    def guessed_corners(self, patches, explained):
+        return super().guessed_corners(patches, explained) if self.guess else []
+
+
+def as_patch(box):
+    """A bright patch filling its box (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    return Patch(box, np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
 
 
 def test_a_bright_patch_nothing_explains_is_read_again_enlarged_and_a_whole_card_there_offered():
@@ -238,13 +250,13 @@ def test_a_bright_patch_nothing_explains_is_read_again_enlarged_and_a_whole_card
     detector = RecordingDetector([], [lone, opposite(lone), card(900, 300)])
     patch = (610.0, 310.0, 640.0, 360.0)
     frame = np.zeros((720, 1280, 3), np.uint8)
-    found = PatchFinder(detector, [patch])(frame)
+    found = PatchFinder(detector, [as_patch(patch)], guess=False)(frame)
     assert detector.windows == [patch_window(patch, 1280, 720)] and detector.zooms == [PATCH_ZOOM]
     (candidate,) = found  # the lone card read at both its corners; the corner alone at 900 not offered
     assert len(candidate.quads) == 2 and not candidate.covered and candidate.by_corner
     assert np.allclose(candidate.quads[0], lone.quad)
     detector.windows.clear()
-    assert PatchFinder(detector, [patch], zoom_patches=False)(frame) == [] and detector.windows == []
+    assert PatchFinder(detector, [as_patch(patch)], zoom_patches=False)(frame) == [] and detector.windows == []
 
 
 def test_a_patch_explained_by_an_outline_or_a_sure_corner_or_of_no_cards_size_is_not_read_again():
@@ -254,18 +266,18 @@ def test_a_patch_explained_by_an_outline_or_a_sure_corner_or_of_no_cards_size_is
     frame = np.zeros((720, 1280, 3), np.uint8)
     patch = (610.0, 310.0, 640.0, 360.0)
     outline = np.float32([[590, 290], [660, 290], [660, 380], [590, 380]])
-    assert finder.lone_cards(frame, [patch], [outline], []) == [] and detector.windows == []
-    assert finder.lone_cards(frame, [patch], [], [card(600, 300, score=0.5)]) == [] and detector.windows == []
+    assert finder.lone_cards(frame, [as_patch(patch)], [outline], []) == [] and detector.windows == []
+    assert finder.lone_cards(frame, [as_patch(patch)], [], [card(600, 300, score=0.5)]) == [] and detector.windows == []
     # a faint corner there does not explain it, but is not offered twice
     faint = card(600, 300, score=0.2)
-    assert finder.lone_cards(frame, [patch], [], [faint]) == [] and len(detector.windows) == 1
+    assert finder.lone_cards(frame, [as_patch(patch)], [], [faint]) == [] and len(detector.windows) == 1
     # a patch far larger than the frame's cards (a sure corner elsewhere 72 long): not read
     detector.windows.clear()
-    assert finder.lone_cards(frame, [(100.0, 100.0, 300.0, 250.0)], [], [card(900, 500)]) == []
+    assert finder.lone_cards(frame, [as_patch((100.0, 100.0, 300.0, 250.0))], [], [card(900, 500)]) == []
     assert detector.windows == []
     # two patches of one card: read once
     detector.windows.clear()
-    assert len(finder.lone_cards(frame, [patch, (615.0, 320.0, 645.0, 365.0)], [], [])) == 2
+    assert len(finder.lone_cards(frame, [as_patch(patch), as_patch((615.0, 320.0, 645.0, 365.0))], [], [])) == 2
     assert len(detector.windows) == 1
 
 
@@ -392,7 +404,33 @@ def test_every_detected_corner_is_offered_after_the_finders_outlines():
     outlines, patches = finder.outlines(scene.image)
     lone = finder.lone_cards(scene.image, patches, [c.quad for c in outlines], hits)
     again = row_outlines(hits, finder.detector.threshold)
-    assert len(offered) == len(hits) + len(lone) + len(again)
-    assert all(any(np.allclose(h.quad, q) for q in offered) for h in hits + lone + again)
+    sure = [h.quad for h in hits if h.score >= finder.detector.threshold]
+    guessed = finder.guessed_corners(patches, [c.quad for c in outlines] + sure + [h.quad for h in lone])
+    assert len(offered) == len(hits) + len(lone) + len(again) + len(guessed)
+    assert all(any(np.allclose(h.quad, q) for q in offered) for h in hits + lone + again + guessed)
     # ... including corners the finder's outlines already start at (these were once skipped)
     assert any(np.linalg.norm(h.quad[0] - q[0]) < 0.15 * h.length for h in hits for c in outlined for q in c.quads)
+
+
+def test_the_square_corners_of_a_patch_nothing_explains_are_offered_as_index_corners():
+    # Two cards overlapping (70 x 100 each, the second 40 right and 30 down): one bright blob, no
+    # card's shape, and no corner found by the detector.
+    first = np.float32([[100, 100], [170, 100], [170, 200], [100, 200]])
+    blob = np.float32([[100, 100], [170, 100], [170, 130], [210, 130], [210, 230], [140, 230], [140, 200],
+                       [100, 200]])
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    detector = RecordingDetector([], [])
+    found = PatchFinder(detector, [Patch((100.0, 100.0, 210.0, 230.0), blob)])(frame)
+    assert found and all(c.covered and c.by_corner and len(c.quads) == 1 for c in found)
+    corners = {tuple(c.quad[0].round().astype(int)) for c in found}
+    # the hull's square corners: the first card's top left and the second's bottom right (the hull
+    # cuts the others off)
+    assert corners == {(100, 100), (210, 230)}
+    at_first = next(c.quad for c in found if tuple(c.quad[0].round()) == (100, 100))
+    # its short side runs clockwise from the corner, its long side down the blob's edge, as long as
+    # that edge (no other card tells the length): the first card's outline
+    assert np.allclose(at_first, first, atol=1)
+    # explained by an outline there, or a sure corner: nothing guessed
+    finder = PatchFinder(detector, [])
+    assert finder.guessed_corners([Patch((100.0, 100.0, 210.0, 230.0), blob)], [first * 1.2 - 20]) == []
+    assert square_corners(np.float32([[0, 0], [100, 50], [0, 100]]), None) == []   # no square corner

@@ -223,7 +223,8 @@ def test_bright_patches_of_a_cards_size_and_shape_are_reported_outlined_or_not()
     outlined, patches = find_cards_and_patches(table)
     assert outlined == [] and find_cards(table) == []
     (patch,) = patches  # the face, not the stripe
-    assert np.allclose(patch, (260, 200, 420, 380), atol=4)
+    assert np.allclose(patch.box, (260, 200, 420, 380), atol=4)
+    assert cv2.pointPolygonTest(patch.outline.reshape(-1, 1, 2), (340.0, 290.0), False) > 0
 
 
 def test_the_finders_quick_median_and_line_crossings_agree_with_numpys():

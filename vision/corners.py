@@ -30,7 +30,8 @@ whose light squares fray its face's edge): each such patch that no outline or su
 is read again PATCH_ZOOM times enlarged, and a card found there is offered when it is found at both
 its index corners, holds the patch's centre and is as long as the frame's other cards
 (`CornerFinder.lone_cards`, `patch_card`): a back printed with a fan of small cards shows their
-corners when enlarged.
+corners when enlarged. A patch still unexplained then (two cards laid overlapping, whose indices
+the detector missed) has its nearly square corners offered as index corners (vision.outline_corners).
 
 The sure corners also tell the card finder how long this frame's cards are (`card_length`): a
 card-shaped blob of that length is one card, not a short row, and is spared the finder's row check.
@@ -54,6 +55,7 @@ from models import MODELS_DIR
 from vision.crops import parallelogram
 from vision.errors import ModelError
 from vision.onnx_session import open_session, read_settings
+from vision.outline_corners import square_corners
 
 DEFAULT_MODEL = MODELS_DIR / "corners.onnx"
 INPUT_WIDTH = 512        # the frame is shrunk to this many pixels across (aspect kept) in training;
@@ -433,8 +435,8 @@ class CornerFinder:
             hits = hits + [hit for hit in self.detector.sure_in(image, window) if runs_with(hit, downs)]
         return hits
 
-    def lone_cards(self, image: np.ndarray, patches: Sequence[tuple[float, float, float, float]],
-                   outlines: Sequence[np.ndarray], hits: Sequence[CornerHit]) -> list[CornerHit]:
+    def lone_cards(self, image: np.ndarray, patches: Sequence, outlines: Sequence[np.ndarray],
+                   hits: Sequence[CornerHit]) -> list[CornerHit]:
         """The cards found in the window of each bright patch that neither an outline nor a sure
         corner (nor a card found so far here) explains and that is of a card's size (`card_sized`),
         read PATCH_ZOOM times enlarged: those found at both their index corners that may be the
@@ -446,7 +448,7 @@ class CornerFinder:
         explained = list(outlines) + [hit.quad for hit in hits if hit.score >= self.detector.threshold]
         typical = None  # the frame's card length: worked out at the first patch nothing explains
         found: list[CornerHit] = []
-        for box in patches:
+        for box in (patch.box for patch in patches):
             if explains(explained, box):
                 continue
             if typical is None and explained:
@@ -463,12 +465,26 @@ class CornerFinder:
             explained += [hit.quad for hit in new]
         return found
 
+    def guessed_corners(self, patches: Sequence, explained: Sequence[np.ndarray]) -> list[CornerHit]:
+        """The nearly square corners of each bright patch that nothing explains, offered as index
+        corners of cards as long as the frame's others (vision.outline_corners): two cards laid
+        overlapping, whose indices the detector missed."""
+        from vision.finder import typical_size
+
+        length = typical_size(list(explained))[0] if explained else None
+        return [CornerHit(quad, self.detector.threshold) for patch in patches if not explains(explained, patch.box)
+                for quad in square_corners(patch.outline, length)]
+
     def __call__(self, image: np.ndarray) -> list:
         from vision.finder import Candidate
 
         hits = self.corners(image)
         outlined, patches = self.outlines(image, card_length(hits, self.detector.threshold))
-        lone = self.lone_cards(image, patches, [c.quad for c in outlined], hits) if self.zoom_patches else []
+        lone, guessed = [], []
+        if self.zoom_patches:
+            lone = self.lone_cards(image, patches, [c.quad for c in outlined], hits)
+            sure = [hit.quad for hit in hits if hit.score >= self.detector.threshold]
+            guessed = self.guessed_corners(patches, [c.quad for c in outlined] + sure + [hit.quad for hit in lone])
         again = [Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True)
-                 for hit in row_outlines(hits, self.detector.threshold)]
+                 for hit in row_outlines(hits, self.detector.threshold) + guessed]
         return outlined + corner_candidates(hits + lone) + again

@@ -21,7 +21,8 @@ short rows, which read about as well laid either way (the top card shows both it
 """
 
 from vision.finder.candidate import Candidate
+from vision.finder.cues import Patch
 from vision.finder.pipeline import find_cards, find_cards_and_patches
 from vision.finder.sizes import CardSize, typical_size
 
-__all__ = ["Candidate", "CardSize", "find_cards", "find_cards_and_patches", "typical_size"]
+__all__ = ["Candidate", "CardSize", "Patch", "find_cards", "find_cards_and_patches", "typical_size"]

@@ -6,6 +6,8 @@ as cards or not, for the index-corner detector to read again enlarged."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -64,6 +66,18 @@ def patch_sized(contour: np.ndarray, lo_side: float, hi_side: float) -> bool:
     """Whether a bright blob's box could hold a card's face, or most of it."""
     long, short = sorted(cv2.boundingRect(contour)[2:], reverse=True)
     return PATCH_MIN * lo_side <= long <= hi_side and short >= PATCH_ASPECT * long
+
+
+class Patch(NamedTuple):
+    """A bright patch of about a card's size: its box (x0, y0, x1, y1) and its outline (Nx2), both in
+    full-frame pixels."""
+    box: tuple[float, float, float, float]
+    outline: np.ndarray
+
+
+def to_patch(contour: np.ndarray, scale: float) -> Patch:
+    """A working-resolution contour as a Patch in full-frame pixels."""
+    return Patch(to_full_box(contour, scale), to_full(contour.reshape(-1, 2).astype(np.float32), scale))
 
 
 def to_full_box(contour: np.ndarray, scale: float) -> tuple[float, float, float, float]:

@@ -11,8 +11,8 @@ import cv2
 import numpy as np
 
 from vision.finder.candidate import Candidate
-from vision.finder.cues import (BRIGHTER_BY, PATCH_LEVEL, bright_blobs, edge_loops, local_mean, patch_sized, to_full_box,
-                                 whiteness)
+from vision.finder.cues import (BRIGHTER_BY, PATCH_LEVEL, Patch, bright_blobs, edge_loops, local_mean, patch_sized,
+                                 to_patch, whiteness)
 from vision.finder.fitting import CardFits
 from vision.finder.outlines import distinct, runs_out_of_view
 from vision.finder.quads import index_orderings, iou, to_full
@@ -51,8 +51,8 @@ def find_cards(image: np.ndarray, card_length: float | None = None) -> list[Cand
 
 
 def find_cards_and_patches(image: np.ndarray, card_length: float | None = None) \
-        -> tuple[list[Candidate], list[tuple[float, float, float, float]]]:
-    """The Candidates (find_cards), and the boxes (x0, y0, x1, y1, full-frame pixels) of the patches
+        -> tuple[list[Candidate], list[Patch]]:
+    """The Candidates (find_cards), and the Patches (box and outline, full-frame pixels) of the areas
     clearly brighter than the table round them and about a card's size, whether or not a card was
     fitted to them: on a fine check cloth a card's bright face frays into the cloth's light squares,
     too ragged for a card's outline, and the index-corner detector may still find it read enlarged
@@ -71,7 +71,7 @@ def find_cards_and_patches(image: np.ndarray, card_length: float | None = None) 
     lo_side, hi_side = MIN_CARD_SHARE * short, MAX_CARD_SHARE * short
     mean = local_mean(chan, lo_side)
     cues = [bright_blobs(chan, mean, lo_side, by) for by in BRIGHTER_BY] + [edge_loops(chan, lo_side)]
-    patches = [to_full_box(contour, scale) for contour in cues[PATCH_LEVEL]
+    patches = [to_patch(contour, scale) for contour in cues[PATCH_LEVEL]
                if patch_sized(contour, lo_side, hi_side)]
     fit = CardFits(lo_side, hi_side)
     outlines, others = distinct(cues, fit)
