@@ -118,8 +118,8 @@ def test_a_whole_game_of_each_variant_through_the_device_with_eyes_that_know_the
 
 
 # A whole game of each variant through the real recognizer, at --speed max (six-card's are
-# tests/test_resume_after_kill.py's). They take a while: five-card to 61 about a minute, four players
-# one and a half, seven-card to 181 and three players about three.
+# tests/test_resume_after_kill.py's). They take a while (in the whole suite on two cores): five-card to
+# 61 about 25 s, four players and seven-card to 181 about 70 s each, three players about 100 s.
 GAMES = [("five-card", 1), ("seven-card", 1), ("three-player", 1), ("four-player", 1)]
 
 
@@ -131,7 +131,8 @@ def test_a_whole_game_of_each_variant_plays_through_the_device(variant, seed, tm
 
 
 @pytest.mark.parametrize("variant", ["five-card", "four-player"])
-def test_a_variant_stopped_mid_game_resumes_from_its_journal_and_ends_the_same(variant, tmp_path, monkeypatch):
+def test_a_variant_stopped_mid_game_resumes_from_its_journal_and_ends_the_same(variant, tmp_path,
+                                                                             monkeypatch):
     from sim.simulation import Simulation
 
     def lines(state_dir: Path) -> list[dict]:
