@@ -21,6 +21,9 @@ SNAP_INWARD, SNAP_OUTWARD = 1.5, 2.0  # edge snapping looks this many reaches in
 MAX_SKEW = 14.0             # degrees a whole card's corners may depart from square
 MIN_STRAIGHT = 0.4           # share of each side of a lone card lying on one straight edge once snapped
 MIN_FACE_CONTRAST = 4        # a card's margin differs at least this much from the table around it
+AGREE_STEPS = 3              # samples agree on a side's edge within this many half pixels of shift
+RESCUE_BELOW = 0.5           # a side whose outermost edges agree at fewer of its samples is looked at again,
+RESCUE_CONTRAST = 40         # where the card is this many grey levels whiter than the table outside it
 
 
 class Snap(NamedTuple):
@@ -92,24 +95,46 @@ def snap(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> Snap:
     fall = np.maximum(value[:, :-2] - value[:, 2:], 0)  # over one pixel (samples are half a pixel apart)
     peak = fall.max(axis=1, keepdims=True)
     strong = (fall >= 0.5 * peak) & (peak > EDGE_MIN_FALL)
-    best = strong.shape[1] - 1 - np.argmax(strong[:, ::-1], axis=1)
-    ok = strong.any(axis=1).reshape(4, samples)
-    shift = offsets[best + 1].reshape(4, samples)
-    edge = base + normal[:, None, :] * shift[:, :, None]
-    support = float(ok.mean())
+    support = float(strong.any(axis=1).mean())
+    strong = strong.reshape(4, samples, -1)
+    whiter = float(np.median(value[:, offsets < -reach]) - np.median(value[:, offsets > reach]))
     lines = []
     straight = 1.0
     for i in range(4):
-        # The card's edge is straight: keep the samples that agree with the median shift (a glyph
-        # or a shadow beside the edge moves a few samples elsewhere), and fit only those.
-        agree = ok[i] & (np.abs(shift[i] - (_median(shift[i][ok[i]]) if ok[i].any() else 0.0)) <= 1.5)
+        shift, agree = _outermost_edges(strong[i], offsets)
+        if agree.mean() < RESCUE_BELOW:
+            # Pale streaks of wood grain or carpet running past the card here and there put the
+            # outermost fall off its edge at many places: the shift most places agree on is its edge.
+            modal_shift, modal_agree = _modal_edges(strong[i], offsets)
+            if modal_agree.sum() > agree.sum() and whiter >= RESCUE_CONTRAST:
+                shift, agree = modal_shift, modal_agree
         straight = min(straight, float(agree.mean()))
         if agree.sum() < samples // 2:
             lines.append((a[i], d[i]))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(edge[i][agree], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        edge = base[i] + normal[i][None, :] * shift[:, None]
+        vx, vy, x0, y0 = cv2.fitLine(edge[agree], cv2.DIST_L2, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     return Snap(intersect(lines, quad), support, straight)
+
+
+def _outermost_edges(strong: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One side's edge at each sample (strong: samples x shifts): the outermost strong fall, and which
+    samples agree with the median of those within 1.5 pixels (a glyph or a shadow beside the edge
+    moves a few elsewhere)."""
+    ok = strong.any(axis=1)
+    shift = offsets[strong.shape[1] - np.argmax(strong[:, ::-1], axis=1)]
+    agree = ok & (np.abs(shift - (_median(shift[ok]) if ok.any() else 0.0)) <= 1.5)
+    return shift, agree
+
+
+def _modal_edges(strong: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One side's edge at each sample: the outermost strong fall within 1.5 pixels of the shift the
+    most samples show one at, and which samples show one there."""
+    votes = cv2.dilate(strong.astype(np.uint8), np.ones((1, 2 * AGREE_STEPS + 1), np.uint8)).sum(axis=0)
+    modal = int(np.argmax(votes))
+    window = strong & (np.abs(np.arange(strong.shape[1]) - modal) <= AGREE_STEPS)[None, :]
+    return offsets[window.shape[1] - np.argmax(window[:, ::-1], axis=1)], window.any(axis=1)
 
 
 def _skew(quad: np.ndarray) -> float:
