@@ -304,3 +304,19 @@ def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
     image = photo(rng, laid + [C("2H")], texture="dark_mat")
     reads = {r.card for r in reader.reread(image, recognizer.recognize(image))}
     assert set(laid) <= reads and reads <= set(laid) | {C("2H"), None}
+
+
+def test_rows_the_recognizer_has_read_in_this_frame_are_not_read_again(rule):
+    deck, classifier = rule
+    reader = DeckReader(deck, classifier, crop_of_quad)
+    calls = []
+    probabilities = classifier.probabilities
+    classifier.probabilities = lambda crops: calls.append(len(crops)) or probabilities(crops)
+    frame, other = np.zeros((4, 4, 3), np.uint8), np.zeros((4, 4, 3), np.uint8)
+    reader.remember(frame, [quad_for(11)], classifier.rows[11][None])
+    reports = [Recognition(C("2S"), 0.99, quad_for(11)), Recognition(None, 0.5, quad_for(12))]
+    reader.reread(frame, reports)
+    assert calls == [1]  # only the report whose outline the recognizer had not read
+    reader.remember(frame, [quad_for(11)], classifier.rows[11][None])
+    reader.reread(other, reports)  # another frame: nothing remembered counts
+    assert calls == [1, 2]

@@ -248,15 +248,22 @@ class DeckReader:
         self._owner = np.array([self.learned.index(card) for card in owners], np.int64)
         self._prints = fingerprints(classifier.probabilities(crops)) if crops else np.zeros((0, 1))
         self._seen: dict[bytes, np.ndarray] = {}
+        self._frame: np.ndarray | None = None
 
-    def remember(self, quads: Sequence[np.ndarray], rows: np.ndarray) -> None:
+    def remember(self, image: np.ndarray, quads: Sequence[np.ndarray], rows: np.ndarray) -> None:
         """The classifier's rows for crops the recognizer has just read in this frame, by outline: the
         reports cut at those outlines need not be read again (reread forgets them)."""
+        if image is not self._frame:
+            self._seen.clear()
+            self._frame = image
         for quad, row in zip(quads, rows):
             self._seen[np.asarray(quad, np.float32).tobytes()] = row
 
     def rows_for(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
         """The classifier's rows at each outline: remembered from this frame, else read now."""
+        if image is not self._frame:
+            self._seen.clear()
+            self._frame = image
         keys = [np.asarray(quad, np.float32).tobytes() for quad in quads]
         missing = [n for n, key in enumerate(keys) if key not in self._seen]
         if missing:
@@ -291,10 +298,12 @@ class DeckReader:
             out = []
             for rec, row, match in zip(reports, probs, self.matches(probs)):
                 out.append(self.judge(rec, row, match, read))
-                read.add(out[-1].card)
+                if out[-1].card is not None:
+                    read.add(out[-1].card)
             return out
         finally:
             self._seen.clear()
+            self._frame = None
 
     def judge(self, rec: Recognition, probs: np.ndarray, match: Match | None, read: set) -> Recognition:
         """One report checked against its learned match; `read`: the cards already read in the frame."""

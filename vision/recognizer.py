@@ -170,7 +170,7 @@ class Recognizer:
             return
         rows = self.classifier.probabilities([self.cropper(image, quad) for quad in trials])
         if self.deck is not None:
-            self.deck.remember(trials, rows)
+            self.deck.remember(image, trials, rows)
         start = 0
         for n in which:
             probs[n] = rows[start:start + len(quads[n])]
