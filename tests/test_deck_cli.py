@@ -38,7 +38,7 @@ def test_learn_reports_what_it_learned_what_is_missing_and_what_it_could_not_use
     out = done.stdout
     assert "learned 3 cards from 3 photos" in out and str(decks / "home.deck.json") in out
     assert "missing 49 cards: AC" in out
-    assert "1 photos not used:\n  xx.png: the name 'xx' is no card" in out
+    assert "1 photo not used:\n  xx.png: the name 'xx' is no card" in out
     assert (decks / "home.deck.json").is_file()
 
 

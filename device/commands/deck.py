@@ -54,14 +54,20 @@ def learn(args, folder: Path) -> int:
         raise DeckError(f"no card learned from {args.folder}: nothing saved")
     path = save_deck(folder, deck)
     photos = sum(len(files) for files in report.learned.values())
-    print(f"learned {len(deck.cards)} cards from {photos} photos; saved {path} ({path.stat().st_size / 1e3:.0f} kB)")
+    print(f"learned {counted(len(deck.cards), 'card')} from {counted(photos, 'photo')}; saved {path} "
+          f"({path.stat().st_size / 1e3:.0f} kB)")
     missing = report.missing
-    print(f"missing {len(missing)} cards: {' '.join(map(str, missing))}" if missing else "missing no card: all 52 learned")
+    print(f"missing {counted(len(missing), 'card')}: {' '.join(map(str, missing))}" if missing
+          else "missing no card: all 52 learned")
     if report.refused:
-        print(f"{len(report.refused)} photos not used:")
+        print(f"{counted(len(report.refused), 'photo')} not used:")
         for file, reason in report.refused:
             print(f"  {file}: {reason}")
     return 0
+
+
+def counted(n: int, thing: str) -> str:
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
 
 
 def list_decks(args, folder: Path) -> int:
@@ -78,7 +84,7 @@ def list_decks(args, folder: Path) -> int:
         except DeckError as exc:
             print(f"{name}: unreadable: {exc}")
             continue
-        print(f"{name}: {len(deck.cards)} cards, {path.stat().st_size / 1e3:.0f} kB, {path}")
+        print(f"{name}: {counted(len(deck.cards), 'card')}, {path.stat().st_size / 1e3:.0f} kB, {path}")
     return 0
 
 
