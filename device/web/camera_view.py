@@ -83,15 +83,24 @@ class WatchedSource:
 
 
 class WatchedRecognizer:
-    """A recognizer (CardReader) whose readings are also handed to a CameraView."""
+    """A recognizer (CardReader) whose readings are also handed to a CameraView.
+
+    `alone(image)` reads a picture for the set-up page (measuring a card) in the server's thread, never
+    at the same time as the frame loop's reading: the recognizer's state is not shared between threads."""
 
     def __init__(self, recognizer, view: CameraView):
         self.recognizer, self.view = recognizer, view
+        self._lock = threading.Lock()
 
     def recognize(self, image):
-        cards = self.recognizer.recognize(image)
+        with self._lock:
+            cards = self.recognizer.recognize(image)
         self.view.read_cards(cards)
         return cards
+
+    def alone(self, image):
+        with self._lock:
+            return self.recognizer.recognize(image)
 
     def __getattr__(self, name):  # anything else the device asks of the recognizer
         return getattr(self.recognizer, name)

@@ -64,13 +64,15 @@ class TablePage:
             parts.source = WatchedSource(parts.source, camera)
         measure = None
         if parts.recognizer is not None:
-            recognizer = parts.recognizer
-            parts.recognizer = WatchedRecognizer(recognizer, camera)
+            watched = parts.recognizer = WatchedRecognizer(parts.recognizer, camera)
+
+            class Alone:  # the recognizer as calibration.card_length asks for it, taking its turn
+                recognize = staticmethod(watched.alone)
 
             def measure(image):
                 from device.calibration import card_length
 
-                return card_length(image, recognizer)
+                return card_length(image, Alone())
         if self.takes_presses:
             phone = PhonePresses()
             parts.panel = PanelWithPhone(parts.panel, phone)
