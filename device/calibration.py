@@ -248,3 +248,14 @@ def learn_deck_by_suits(name: str, recognizer, frame, ask, say, suits: str = SUI
             say(f"I see thirteen cards: the {SUIT_NAMES[suit]} are learned.")
             break
     return deck
+
+
+def panel_answer(panel) -> bool:
+    """Wait at the button panel: a Go button or the dial's press goes on (True), Dispute stops (False);
+    other presses are ignored. A panel that closes stops too."""
+    while True:
+        event = panel.get()
+        if event is None or event.kind in ("dispute", "undo"):
+            return False
+        if event.kind in ("go", "claim"):
+            return True

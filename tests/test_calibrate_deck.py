@@ -97,3 +97,22 @@ def test_calibrate_stopped_saves_nothing(rows, tmp_path):
     assert done.returncode == 1 and "stopped: no deck saved" in done.stdout  # stopped at hearts
     assert "the diamonds are learned" in done.stdout
     assert not (tmp_path / "state" / "decks").exists()
+
+
+def test_the_button_panel_goes_on_and_stops_a_calibration(recognizer, rows, mock_factory):
+    """Go (or the dial's press) looks at the table, Dispute stops: no keyboard or screen needed."""
+    from device.calibration import learn_deck_by_suits, panel_answer
+    from device.config import PanelConfig
+    from device.panel import Panel
+
+    config = PanelConfig(encoder_a=17, encoder_b=27, encoder_button=22, muggins=(5, 6), dispute=16, go=(23, 24),
+                         bounce_s=0, repeat_s=0)
+    with Panel(config) as panel:
+        for pin in (23, 5, 22, 16):  # Go, a Muggins button (ignored), the dial's press, Dispute
+            mock_factory.pin(pin).drive_low()
+            mock_factory.pin(pin).drive_high()
+        frames = iter([rows["C"], rows["D"]])
+        said = []
+        deck = learn_deck_by_suits("home", recognizer, lambda: next(frames), lambda q: panel_answer(panel), said.append)
+    assert deck is None  # stopped at hearts, by Dispute
+    assert "I see thirteen cards: the clubs are learned." in said and "I see thirteen cards: the diamonds are learned." in said

@@ -6,7 +6,8 @@ Without one (a Pi over ssh): says so, writes the annotated picture as a PNG and 
 `--card`: measures the card size the camera sees from one card laid face up, and saves it.
 `--deck NAME`: learns the players' own deck from the camera, suit by suit (the thirteen cards of a suit
 laid in a row, ace to king, left to right), saying what it sees aloud and on the terminal; Enter goes
-on, q (or the end of input) stops without saving. Learning a name again replaces that deck.
+on, q (or the end of input) stops without saving; with --buttons a Go button or the dial's press goes
+on and Dispute stops, so no keyboard or screen is needed. Learning a name again replaces that deck.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(then set [camera] deck = \"NAME\")")
     parser.add_argument("--decks-dir", metavar="D", type=Path, default=None,
                         help="where learned decks are kept (default: the state directory's decks/ folder)")
+    parser.add_argument("--buttons", action="store_true",
+                        help="with --deck: go on with a Go button or the dial's press, stop with Dispute "
+                             "(the button panel in place of Enter)")
 
 
 def run(args) -> int:
@@ -39,7 +43,7 @@ def run(args) -> int:
 
     config = load_config(args.config)
     if args.deck is not None:
-        return _learn_deck(config, args.deck, args.decks_dir)
+        return _learn_deck(config, args.deck, args.decks_dir, args.buttons)
     image = grab_frame(config.camera.source, config.camera.resolution, config.camera.fps)
     if args.card:
         return _measure_card(config, image)
@@ -78,9 +82,9 @@ def _measure_card(config, image) -> int:
     return 0
 
 
-def _learn_deck(config, name: str, decks_dir: Path | None) -> int:
+def _learn_deck(config, name: str, decks_dir: Path | None, buttons: bool = False) -> int:
     """Learn a deck from the camera, suit by suit, and save it (device.calibration.learn_deck_by_suits)."""
-    from device.calibration import learn_deck_by_suits
+    from device.calibration import learn_deck_by_suits, panel_answer
     from device.learned_decks import decks_folder
     from device.voice import Voice
     from vision.learned_deck import check_name, save_deck
@@ -90,30 +94,43 @@ def _learn_deck(config, name: str, decks_dir: Path | None) -> int:
     check_name(name)
     folder = decks_folder(config, decks_dir)
     live = parse_source_spec(config.camera.source)["kind"] != "replay"
+    panel = None
+    if buttons:
+        from device.panel import Panel
+
+        panel = Panel(config.panel)
     voice = Voice(config.voice)
 
     def say(text: str) -> None:
         print(text, flush=True)
         voice.say(text)
 
-    def ask(prompt: str) -> bool:
+    def ask_keyboard(prompt: str) -> bool:
         try:
             answer = input(f"{prompt} Enter to look, q to stop: ")
         except EOFError:
             return False
         return answer.strip().lower() not in ("q", "quit")
 
-    with open_source(config.camera.source, size=tuple(config.camera.resolution), fps=config.camera.fps) as source:
-        def frame():
-            image = source.read().image
-            for _ in range(4 if live else 0):  # a live camera's queued frames are older than the table
-                image = source.read().image
-            return image
+    def ask_panel(prompt: str) -> bool:
+        say(f"{prompt} Press Go to look, Dispute to stop.")
+        return panel_answer(panel)
 
-        try:
-            deck = learn_deck_by_suits(name, Recognizer(card_length=config.camera.card_length), frame, ask, say)
-        finally:
-            voice.close()
+    try:
+        with open_source(config.camera.source, size=tuple(config.camera.resolution),
+                         fps=config.camera.fps) as source:
+            def frame():
+                image = source.read().image
+                for _ in range(4 if live else 0):  # a live camera's queued frames are older than the table
+                    image = source.read().image
+                return image
+
+            deck = learn_deck_by_suits(name, Recognizer(card_length=config.camera.card_length), frame,
+                                       ask_keyboard if panel is None else ask_panel, say)
+    finally:
+        voice.close()
+        if panel is not None:
+            panel.close()
     if deck is None:
         print("stopped: no deck saved")
         return 1
