@@ -139,7 +139,7 @@ class ShowPhase:
             zone = seating.crib_zone(game.dealer)
             cards = table.in_zone(zone)
             if not seating.has_crib_zone:  # crib turned up in the dealer's seat, beside the dealer's hand
-                cards = cards - set(game.played(player))
+                cards = cards - self._dealer_hand()
             return zone, frozenset(cards)
         zone = seating.zone_of(player)
         cards = frozenset(table.in_zone(zone))
@@ -148,6 +148,16 @@ class ShowPhase:
                 and played < cards):
             cards = frozenset(played)  # the crib turned up early beside the dealer's hand: not the hand
         return zone, cards
+
+    def _dealer_hand(self) -> frozenset:
+        """The cards the dealer showed for the hand count, which lie beside the crib in the dealer's seat.
+
+        Not merely the cards played: in five-card the play is one count, and a card left unplayed lies
+        there too. The show's order is the hands from the dealer's left round to the dealer, then the
+        crib, so the dealer's hand is the last hand shown.
+        """
+        shown = self.game.state()["shown"] or {}
+        return frozenset(shown.get(len(self.game.players) - 1, ()))
 
     def _is_shown(self) -> bool:
         return self.game.can_claim(0)
