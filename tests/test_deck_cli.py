@@ -138,3 +138,14 @@ def test_muggins_run_says_when_the_deck_its_config_names_cannot_be_used(tmp_path
     done = muggins("run", "--config", config, "--frames", 2)
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"the learned deck is not used: no learned deck 'nope' in {tmp_path}/state/decks" in done.stderr
+
+
+def test_trust_names_learns_a_card_the_generic_reader_takes_for_another(tmp_path):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    write(photos, "8d.png", photo(np.random.default_rng(28), [C("7S")]))
+    refused = muggins("deck", "learn", "home", photos, "--decks-dir", tmp_path / "decks")
+    assert refused.returncode == 2 and "8d.png: not used: the card looks like 7S" in refused.stdout
+    trusted = muggins("deck", "learn", "home", photos, "--decks-dir", tmp_path / "decks", "--trust-names")
+    assert trusted.returncode == 0, trusted.stderr
+    assert "8d.png: 8D" in trusted.stdout and "learned 1 card from 1 photo" in trusted.stdout

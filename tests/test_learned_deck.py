@@ -320,3 +320,23 @@ def test_rows_the_recognizer_has_read_in_this_frame_are_not_read_again(rule):
     reader.remember(frame, [quad_for(11)], classifier.rows[11][None])
     reader.reread(other, reports)  # another frame: nothing remembered counts
     assert calls == [1, 2]
+
+
+def test_a_card_learned_by_its_name_against_the_classifier_is_left_unread_not_misread(learning, tmp_path):
+    """--trust-names: a photo the generic reader reads surely as 7S, named 8D, is learned as 8D; a 7S
+    of that deck, read surely as 7S by the generic reader, then matches the learned 8D and is left
+    unread rather than read as either."""
+    from vision.learned_deck import DeckReader
+
+    _, _, recognizer = learning
+    rng = np.random.default_rng(9)
+    write(tmp_path, "8d.png", photo(rng, [C("7S")]))
+    deck, report = learn_folder("trusting", tmp_path, recognizer)
+    assert deck.cards == [] and report.refused[0][1].startswith("the card looks like 7S")
+    deck, report = learn_folder("trusting", tmp_path, recognizer, trust_names=True)
+    assert deck.cards == [C("8D")] and report.refused == []
+    image = photo(rng, [C("7S"), C("2H")], texture="wood")
+    generic = recognizer.recognize(image)
+    assert C("7S") in {r.card for r in generic}
+    learned = DeckReader(deck, recognizer.classifier, recognizer.cropper).reread(image, generic)
+    assert {r.card for r in learned} == {None, C("2H")}

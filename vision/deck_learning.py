@@ -4,7 +4,9 @@
 `-N` or `_N` is any notation cribbage.cards reads, in any case. Each photo is read by the generic
 recognizer, which must find exactly one card; its index crop is kept at the corner where the classifier
 finds the named card likeliest (and the diagonal index corner too, where that one looks like an index).
-A photo that cannot be used is refused with its reason, and the others are still learned.
+A photo that cannot be used is refused with its reason, and the others are still learned; a card the
+classifier reads surely as another is refused too, unless the names are trusted (`--trust-names`: a
+deck whose card the generic reader misreads; that card is then left unread rather than misread).
 """
 
 from __future__ import annotations
@@ -63,23 +65,34 @@ def read_photo(path: Path) -> np.ndarray:
     return image
 
 
-def index_crops(recognizer, image: np.ndarray, card: Card) -> list[np.ndarray]:
+def index_crops(recognizer, image: np.ndarray, card: Card, trust_name: bool = False) -> list[np.ndarray]:
     """The index crops of the one card in a learning photo, best first; PhotoRefused saying why not
-    (no card, several, or a card the classifier reads surely as another)."""
+    (no card, several, or a card the classifier reads surely as another: see report_crops)."""
     reports = recognizer.recognize(image)
     if not reports:
         raise PhotoRefused("no card found")
     if len(reports) > 1:
         raise PhotoRefused(f"{len(reports)} cards found: one card a photo")
-    return report_crops(recognizer, image, reports[0], card)
+    return report_crops(recognizer, image, reports[0], card, trust_name)
 
 
-def report_crops(recognizer, image: np.ndarray, rec, card: Card) -> list[np.ndarray]:
-    """The index crops of one reported card said to be `card`, best first; PhotoRefused where the
-    classifier reads it surely as another card."""
+def looks_like(recognizer, rec, card: Card, probs: np.ndarray) -> str | None:
+    """'the card looks like 9S (0.999), not QS' where the recognizer or the classifier at the kept
+    corner (probs) reads it surely as another card; None where it does not."""
+    seen, confidence = rec.card, rec.confidence
+    if seen is None or seen == card:
+        seen, confidence = recognizer.classifier.decide(probs)
+    if seen is None or seen == card:
+        return None
+    return f"the card looks like {seen} ({confidence:.3f}), not {card}"
+
+
+def report_crops(recognizer, image: np.ndarray, rec, card: Card, trust_name: bool = False) -> list[np.ndarray]:
+    """The index crops of one reported card said to be `card`, best first. Where the classifier reads
+    it surely as another card, PhotoRefused; unless trust_name: then the name is taken as right (the
+    generic reader misreads this deck's card), and the card, once learned, is left unread where the
+    generic reader would read it as that other card."""
     classifier = recognizer.classifier
-    if rec.card is not None and rec.card != card:
-        raise PhotoRefused(f"the card looks like {rec.card} ({rec.confidence:.3f}), not {card}")
     quads = [np.roll(np.asarray(rec.quad, np.float32), -k, axis=0) for k in range(4)]
     crops = [recognizer.cropper(image, quad) for quad in quads]
     probs = classifier.probabilities(crops)
@@ -87,13 +100,14 @@ def report_crops(recognizer, image: np.ndarray, rec, card: Card) -> list[np.ndar
     best = int(np.argmax(probs[:, named]))
     if probs[best, named] < 1e-6:  # read nowhere as itself: its most index-like corner
         best = int(np.argmax([classifier.card_probability(row) for row in probs]))
-    seen, _ = classifier.decide(probs[best])
-    if seen is not None and seen != card:
-        raise PhotoRefused(f"the card looks like {seen} ({float(probs[best].max()):.3f}), not {card}")
+    doubt = looks_like(recognizer, rec, card, probs[best])
+    if doubt is not None and not trust_name:
+        raise PhotoRefused(doubt)
     kept = [crops[best]]
     far = (best + 2) % 4
     other, _ = classifier.decide(probs[far])
-    if classifier.card_probability(probs[far]) >= INDEX_LIKE and other in (None, card):
+    if classifier.card_probability(probs[far]) >= INDEX_LIKE and \
+            other in (None, card, classifier.decide(probs[best])[0]):
         kept.append(crops[far])
     return kept
 
@@ -105,8 +119,10 @@ def photos_in(folder: Path) -> list[Path]:
                   key=lambda p: p.name.lower())
 
 
-def learn_folder(name: str, folder: Path, recognizer, log=None) -> tuple[LearnedDeck, LearnReport]:
-    """Learn deck `name` from every photo in folder; log(file, card or None, reason) after each photo."""
+def learn_folder(name: str, folder: Path, recognizer, log=None,
+                 trust_names: bool = False) -> tuple[LearnedDeck, LearnReport]:
+    """Learn deck `name` from every photo in folder; log(file, card or None, reason) after each photo.
+    trust_names: a card the classifier reads surely as another is learned by its name all the same."""
     check_name(name)
     deck, report = LearnedDeck(name), LearnReport()
     for path in photos_in(Path(folder)):
@@ -114,7 +130,7 @@ def learn_folder(name: str, folder: Path, recognizer, log=None) -> tuple[Learned
             if path.suffix.lower() not in IMAGE_SUFFIXES:
                 raise PhotoRefused(f"not a photo ({path.suffix or 'no suffix'}; give {', '.join(IMAGE_SUFFIXES)})")
             card = card_named(path)
-            deck.add(card, index_crops(recognizer, read_photo(path), card))
+            deck.add(card, index_crops(recognizer, read_photo(path), card, trust_names))
         except PhotoRefused as exc:
             report.refused.append((path.name, str(exc)))
             if log is not None:

@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                        "each file named by its card (5C.jpg, 10h.png, qs-2.jpg)")
     learn.add_argument("name", metavar="NAME", help="the deck's name (letters, digits, '-', '_')")
     learn.add_argument("folder", metavar="DIR", type=Path, help="the folder of photos")
+    learn.add_argument("--trust-names", action="store_true",
+                       help="learn a photo the generic reader reads surely as another card by its name all "
+                            "the same (a card it misreads is then left unread, not misread)")
     listing = sub.add_parser("list", help="the learned decks", description="the learned decks")
     forget = sub.add_parser("forget", help="forget a learned deck", description="forget a learned deck")
     forget.add_argument("name", metavar="NAME", help="the deck's name")
@@ -49,7 +52,7 @@ def learn(args, folder: Path) -> int:
     def log(file: str, card, reason: str | None) -> None:
         print(f"  {file}: {card}" if reason is None else f"  {file}: not used: {reason}", flush=True)
 
-    deck, report = learn_folder(args.name, args.folder, Recognizer(), log)
+    deck, report = learn_folder(args.name, args.folder, Recognizer(), log, trust_names=args.trust_names)
     if not deck.cards:
         raise DeckError(f"no card learned from {args.folder}: nothing saved")
     path = save_deck(folder, deck)
