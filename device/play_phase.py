@@ -3,7 +3,8 @@
 docs/DESIGN.md steps 1-4. Only appearances matter here: a card that leaves (picked up, turned face down
 after a go) is remembered by the game, never un-played. A card the rules refuse (past 31, the
 wrong leader, a card already played) gets a notice saying what is wrong and is left for the player
-to take back; it is tried again only when it is placed again.
+to take back (in five-card's one count a card past 31 may instead be laid for the show); it is tried
+again only when it is placed again.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from cribbage.cards import Card
 from cribbage.errors import DuplicateCardError, IllegalActionError, IllegalPlayError, NotYourLeadError
 from cribbage.game import Game
 from cribbage.play_score import MAX_COUNT
+from cribbage.words import number_word
 from device import device_events as dev
 from device import trouble
 from device.seating import Seating
@@ -118,7 +120,9 @@ class PlayPhase:
             game.verify_play(player, card)
         except IllegalPlayError as exc:
             count = game.count + card.value
-            if count > MAX_COUNT:
+            if count > MAX_COUNT and game.variant.single_series:
+                self.step.notice(_past_31_in_one_count(player, card, count, zone))
+            elif count > MAX_COUNT:
                 self.step.notice(trouble.past_31(player, card, count, zone))
             else:
                 self.step.notice(trouble.refused(str(exc), zone))
@@ -133,6 +137,14 @@ class PlayPhase:
             self.step.notice(trouble.not_your_turn(player, card, zone, str(exc)))
             return
         self.step.act(game.play, player, card)
+
+
+def _past_31_in_one_count(player: str, card: Card, count: int, zone: str) -> dev.Notice:
+    """Five-card's one count: a card that fits nowhere is a mistake, or laid for the show because
+    nobody can go (without Go buttons the device cannot tell which), so "take it back" is not always right."""
+    return dev.Notice("over-31", f"{player}, the {card.name} takes the count to {number_word(count)}, past "
+                                 "thirty-one. Take it back if you can still go; if nobody can, the play is "
+                                 "over: leave it for the show and press Claim.", zone)
 
 
 def _sentence(text: str) -> str:

@@ -61,14 +61,16 @@ class ShowPhase:
 
     def on_claim(self, event: PanelEvent, table: Table) -> None:
         game = self.game
+        if game.phase == "play" and game.variant.single_series and game.can_end_play():
+            # Five-card: one count only; when neither can go nobody plays on, and the first claim
+            # pressed says the play is over (in auto mode too: without Go buttons nothing else can).
+            self.step.act(game.end_play)
+            self.settle(table)
+            if self.auto:
+                return
         if self.auto:
             self.step.notice(dev.Notice("not-now", "I count the hands myself in auto mode."))
             return
-        if game.phase == "play" and game.variant.single_series and game.can_end_play():
-            # Five-card: one count only; when neither can go nobody plays on, and the first claim
-            # pressed says the play is over.
-            self.step.act(game.end_play)
-            self.settle(table)
         turn = game.show_turn
         if game.phase != "show" or turn is None:
             self.step.notice(trouble.refused("counts are claimed at the show"))

@@ -104,3 +104,21 @@ def test_a_whole_five_card_game_with_the_crib_beside_the_dealers_hand_plays_as_s
     assert any(e["type"] == "HandShown" and e["crib"] for e in events)
     assert not [e for e in events if e["type"] == "PenaltyPegged"]
     assert not [e for e in events if e["type"] == "Notice" and e["kind"] == "wrong-cards"]
+
+
+def test_a_card_past_31_in_the_one_count_may_be_left_for_the_show(tmp_path):
+    t = one_count(Table(tmp_path, GameConfig(variant="five-card")))
+    said = [line for line in t.said() if "past thirty-one" in line]
+    assert len(said) == 3                        # South's 8S, North's 7C and 6D: nobody can go
+    assert all("Take it back if you can still go; if nobody can, the play is over: leave it for the show"
+               in line for line in said)
+    assert t.notices() == ["over-31"] * 3
+
+
+def test_in_auto_mode_without_go_buttons_a_claim_ends_the_one_count(tmp_path):
+    t = one_count(Table(tmp_path, GameConfig(variant="five-card", mode="auto")))
+    t.press("claim", value=0)
+    assert "PlayEnded" in t.types() and "not-now" not in t.notices()
+    assert [(c.player, c.verdict) for c in claims(t)] == [("South", "right"), ("North", "right")]
+    t.press("claim", value=0)                    # at the show the device counts: a claim is refused
+    assert t.notices()[-1] == "not-now"
