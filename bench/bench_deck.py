@@ -3,7 +3,7 @@
 Rendered: each held-out deck (the models never trained on it) is learned from 52 photos of one card
 each, on the felt table under the renderer's gentler light (realism 0.6), then read in scenes on the
 four other tables at full realism: separate cards and overlapping rows. Each scene is read once by the
-generic recognizer; the learned deck's check (vision.learned_deck.DeckReader, the recognizer's last
+generic recognizer; the learned deck's check (vision.deck_reader.DeckReader, the recognizer's last
 step) is then applied to those same reports with the whole deck, with half of it (every other card),
 and with each other held-out deck learned instead (another deck on the table). Scored as
 bench_vision scores the held-out decks; "wrong" counts misreads and reads where no such card lies.
@@ -122,7 +122,7 @@ HEADER = f"{'':44s} {'cards':>6s} {'right':>9s} {'wrong':>15s} {'not read (misse
 def rendered(recognizer) -> dict:
     from bench.bench_vision import bench_decks
     from sim.render.scenes import make_scene
-    from vision.learned_deck import DeckReader
+    from vision.deck_reader import DeckReader
 
     label, deck_names, share = bench_decks()
 
@@ -191,7 +191,8 @@ def rendered(recognizer) -> dict:
 def timing(recognizer, decks: dict) -> None:
     from bench.bench_vision import six_card_frames
     from bench.machine import pin_to_one_core
-    from vision.learned_deck import DeckReader, save_deck
+    from vision.deck_reader import DeckReader
+    from vision.learned_deck import save_deck
 
     pin_to_one_core()
     deck = next(iter(decks))
@@ -230,7 +231,8 @@ def real(recognizer) -> None:
     from bench.real.score import score_photo
     from cribbage.cards import Card
     from vision.deck_learning import PhotoRefused, index_crops
-    from vision.learned_deck import DeckReader, LearnedDeck
+    from vision.deck_reader import DeckReader
+    from vision.learned_deck import LearnedDeck
 
     photos = present(load_labels(), DEFAULT_OUT)
     if not photos:

@@ -1,4 +1,4 @@
-"""Learned decks (vision/learned_deck.py, vision/deck_learning.py): learning from photos named by card,
+"""Learned decks (vision/learned_deck.py, vision/deck_learning.py, vision/deck_reader.py): learning from photos named by card,
 photos refused by reason, the deck file (saved, listed, forgotten, refused when corrupt or foreign), and
 how a learned deck changes a frame's reads: it may read an unread card or unread a read one, never
 turn a right read into another card."""
@@ -12,7 +12,8 @@ from cribbage.cards import FULL_DECK, Card
 from tests.deck_photos import photo, write
 from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 from vision.deck_learning import card_named, learn_folder, PhotoRefused
-from vision.learned_deck import (MATCH, MAX_BYTES, OVERRULE, DeckError, DeckReader, LearnedDeck, deck_names, forget_deck,
+from vision.deck_reader import MATCH, OVERRULE, DeckReader
+from vision.learned_deck import (MAX_BYTES, DeckError, LearnedDeck, deck_names, forget_deck,
                                  load_deck, save_deck)
 from vision.types import Recognition
 
@@ -45,7 +46,7 @@ def softmax(logits):
 
 def at_cosine(row: np.ndarray, cosine: float) -> np.ndarray:
     """Probabilities whose fingerprint lies at this cosine from row's (turned towards a fixed direction)."""
-    from vision.learned_deck import fingerprints
+    from vision.deck_reader import fingerprints
 
     f = fingerprints(row)
     u = np.random.default_rng(3).normal(0, 1, row.shape)
@@ -287,7 +288,6 @@ def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
     """Scenes of the learned deck and of another deck, read with and without it: a read card stays that
     card or becomes unread, never another; the learned cards are read; nothing read is wrong."""
     from sim.render.scenes import make_scene
-    from vision.learned_deck import DeckReader
 
     deck, _, recognizer = learning
     reader = DeckReader(deck, recognizer.classifier, recognizer.cropper)
@@ -326,7 +326,6 @@ def test_a_card_learned_by_its_name_against_the_classifier_is_left_unread_not_mi
     """--trust-names: a photo the generic reader reads surely as 7S, named 8D, is learned as 8D; a 7S
     of that deck, read surely as 7S by the generic reader, then matches the learned 8D and is left
     unread rather than read as either."""
-    from vision.learned_deck import DeckReader
 
     _, _, recognizer = learning
     rng = np.random.default_rng(9)

@@ -1,27 +1,10 @@
-"""A deck the players have taught the device: its index corners as photographed, and how a frame's
-reads are checked against them.
+"""A deck the players have taught the device (`muggins deck learn`, `muggins calibrate --deck`): each
+card's index crops as photographed, cut as the recognizer cuts them, and where its file lives.
 
-Every deck prints its indices in its own font. The index classifier (vision.classifier) reads an
-unknown font well, but where it is unsure of one, or leans the wrong way, it does so the same way every
-time that card is seen: its 53 log-probabilities at a card's index are that deck's fingerprint of the
-card, much alike from photo to photo of it (other light, table, camera, distance) and unlike the other
-cards' (models/MODEL_CARD.md, "Learned decks"). So a learned deck keeps each card's index crops, cut
-as the recognizer cuts them, and at read time compares the fingerprint of each card the recognizer
-reports with the learned cards':
-- a learned match is strong when its cosine reaches MATCH and beats every other learned card's by
-  MARGIN;
-- a card seen but not read, its index unsure, strongly matching a learned card, is read as that
-  card, unless the classifier thinks more likely than not that it is another card the deck has not
-  learned (where it has, the fingerprints have already chosen between the two);
-- a card whose index was read surely but which the recognizer refused for reasons of its own (another
-  corner, a neighbour's outline, its whole face) is read only where the learned card matching it still
-  more strongly (OVERRULE) is the card its index shows;
-- a learned read never names a card already read elsewhere in the frame;
-- a read card matching another learned card still more strongly (OVERRULE) is left unread: the two
-  disagree, and a wrong read costs more than an unread one;
-- anything else (a card far from every learned card, a card of another deck) keeps the generic read.
-
-The deck file keeps the crops, not the fingerprints: a new classifier fingerprints them anew on load.
+The deck file (`NAME.deck.json` in the state directory's decks/ folder) is versioned JSON holding the
+crops as PNG: a corrupt or foreign file is refused, naming it. It keeps the crops, not what the
+classifier makes of them, so a new classifier needs no relearning (vision.deck_reader fingerprints
+them when a deck is loaded into the recognizer).
 """
 
 from __future__ import annotations
@@ -32,7 +15,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Iterable
 
 import cv2
 import numpy as np
@@ -41,7 +24,6 @@ from cribbage.cards import Card
 from cribbage.errors import CribbageError
 from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 from vision.errors import VisionError
-from vision.types import Recognition
 
 FORMAT = "muggins learned deck"
 VERSION = 1
@@ -49,12 +31,6 @@ SUFFIX = ".deck.json"
 MAX_BYTES = 5 * 1024 * 1024        # a deck file is refused above this size, on save and on load
 MAX_CROPS_PER_CARD = 8             # photos of one card beyond this add little and cost time
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
-MATCH = 0.9                        # the cosine a learned card's fingerprint must reach ...
-MARGIN = 0.1                       # ... beating every other learned card's by this much
-OVERRULE = 0.95                    # the cosine at which a learned card overrules the recognizer: unreads a
-#                                    confident read of another card, or reads a refused one its index shows
-CONTRADICTION = 0.5                # an unread card is not read where another card is this likely
-FLOOR = 1e-300                     # probabilities under this are taken as this before the logarithm
 
 
 class DeckError(VisionError):
@@ -205,127 +181,3 @@ def forget_deck(decks_dir: Path, name: str) -> Path:
     except OSError as exc:
         raise DeckError(f"cannot remove {path} ({exc})") from None
     return path
-
-
-# ---- reading with a learned deck ---------------------------------------------------------------------
-
-def fingerprints(probs: np.ndarray) -> np.ndarray:
-    """Each row of classifier probabilities as a unit vector of centred log-probabilities."""
-    logs = np.log(np.maximum(np.asarray(probs, np.float64), FLOOR))
-    logs -= logs.mean(axis=-1, keepdims=True)
-    return logs / np.maximum(np.linalg.norm(logs, axis=-1, keepdims=True), 1e-12)
-
-
-@dataclass(frozen=True)
-class Match:
-    """The learned card most like a crop, its cosine, and the best other learned card's."""
-
-    card: Card
-    similarity: float
-    runner_up: float
-
-    @property
-    def strong(self) -> bool:
-        return self.similarity >= MATCH and self.similarity - self.runner_up >= MARGIN
-
-
-class DeckReader:
-    """Checks a frame's reports against a learned deck (see the module's docstring).
-
-    classifier: vision.classifier.CardClassifier (probabilities, cards, background_index);
-    cropper: (image, quad) -> index crop, the recognizer's own."""
-
-    def __init__(self, deck: LearnedDeck, classifier, cropper: Callable[[np.ndarray, np.ndarray], np.ndarray]):
-        self.deck = deck
-        self.classifier = classifier
-        self.cropper = cropper
-        owners, crops = [], []
-        for card in deck.cards:
-            for crop in deck.crops[card]:
-                owners.append(card)
-                crops.append(crop)
-        self.learned = deck.cards
-        self._owner = np.array([self.learned.index(card) for card in owners], np.int64)
-        self._prints = fingerprints(classifier.probabilities(crops)) if crops else np.zeros((0, 1))
-        self._seen: dict[bytes, np.ndarray] = {}
-        self._frame: np.ndarray | None = None
-
-    def remember(self, image: np.ndarray, quads: Sequence[np.ndarray], rows: np.ndarray) -> None:
-        """The classifier's rows for crops the recognizer has just read in this frame, by outline: the
-        reports cut at those outlines need not be read again (reread forgets them)."""
-        if image is not self._frame:
-            self._seen.clear()
-            self._frame = image
-        for quad, row in zip(quads, rows):
-            self._seen[np.asarray(quad, np.float32).tobytes()] = row
-
-    def rows_for(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
-        """The classifier's rows at each outline: remembered from this frame, else read now."""
-        if image is not self._frame:
-            self._seen.clear()
-            self._frame = image
-        keys = [np.asarray(quad, np.float32).tobytes() for quad in quads]
-        missing = [n for n, key in enumerate(keys) if key not in self._seen]
-        if missing:
-            fresh = self.classifier.probabilities([self.cropper(image, quads[n]) for n in missing])
-            for n, row in zip(missing, fresh):
-                self._seen[keys[n]] = row
-        return np.stack([self._seen[key] for key in keys])
-
-    def matches(self, probs: np.ndarray) -> list[Match | None]:
-        """For each row of probabilities, the nearest learned card (None with no learned card)."""
-        probs = np.atleast_2d(probs)
-        if not self.learned:
-            return [None] * len(probs)
-        cosines = fingerprints(probs) @ self._prints.T
-        per_card = np.full((len(probs), len(self.learned)), -1.0)
-        for column, owner in enumerate(self._owner):
-            np.maximum(per_card[:, owner], cosines[:, column], out=per_card[:, owner])
-        out = []
-        for row in per_card:
-            order = np.argsort(-row)
-            runner_up = float(row[order[1]]) if len(order) > 1 else -1.0
-            out.append(Match(self.learned[int(order[0])], float(row[order[0]]), runner_up))
-        return out
-
-    def reread(self, image: np.ndarray, reports: Sequence[Recognition]) -> list[Recognition]:
-        """The reports, each kept, read, or left unread by its learned match."""
-        try:
-            if not reports or not self.learned:
-                return list(reports)
-            probs = self.rows_for(image, [rec.quad for rec in reports])
-            read = {rec.card for rec in reports if rec.card is not None}
-            out = []
-            for rec, row, match in zip(reports, probs, self.matches(probs)):
-                out.append(self.judge(rec, row, match, read))
-                if out[-1].card is not None:
-                    read.add(out[-1].card)
-            return out
-        finally:
-            self._seen.clear()
-            self._frame = None
-
-    def judge(self, rec: Recognition, probs: np.ndarray, match: Match | None, read: set) -> Recognition:
-        """One report checked against its learned match; `read`: the cards already read in the frame."""
-        if match is None or not match.strong:
-            return rec
-        if rec.card is not None:
-            if rec.card != match.card and match.similarity >= OVERRULE:
-                return Recognition(None, rec.confidence, rec.quad)
-            return rec
-        if match.card in read:
-            return rec
-        index, _ = self.classifier.decide(probs)
-        if index is not None:  # refused by the recognizer's own rules, not for an unsure index
-            if index != match.card or match.similarity < OVERRULE:
-                return rec
-        elif self.contradicted(match.card, probs):
-            return rec
-        return Recognition(match.card, match.similarity, rec.quad)
-
-    def contradicted(self, card: Card, probs: np.ndarray) -> bool:
-        """Whether the classifier leans to another card, one not learned, more likely than not."""
-        best = int(np.argmax(probs))
-        other = self.classifier.cards[best]
-        return other is not None and other != card and other not in self.deck.crops and \
-            float(probs[best]) > CONTRADICTION

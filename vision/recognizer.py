@@ -12,7 +12,7 @@ refuse the index's read or confirm an almost-read number card. Two outlines cove
 card, unless both are read, as different cards, at index corners apart (two cards of a row, laid a
 little apart, overlap that much); the reports left of one physical card are then joined into one
 (vision.one_card); the same card at two places is reported twice (two decks, or a misread: the
-controller decides). A deck the players have taught it (vision.learned_deck) checks every report last.
+controller decides). A deck the players have taught it (vision.deck_reader) checks every report last.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 from vision import second_look
 from vision.classifier import CardClassifier
 from vision.crops import index_centre
-from vision.learned_deck import DeckReader
+from vision.deck_reader import DeckReader
 from vision.one_card import area, one_report_per_card, overlap, side_lengths
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
