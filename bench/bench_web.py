@@ -1,20 +1,20 @@
 """The web page's cost to the device: twenty phones watching the live board while the frame loop runs.
 
 The device (its frame loop and the server's thread) runs on one core, the phones on another, as on a
-Pi whose phones are elsewhere. The real device loop (device.app.Device.step: the camera's picture, the real recognizer and tracker,
-the controller, the board) films a still table of nine cards. A run of frames alone is timed against
-a run of the same device with its web page served (device.web.table.serve) and twenty clients, in a
-process of their own as phones would be, following GET /api/events. In the served runs the device
-also shows an event every second frame (ten a second at 20 fps, far more than a game gives), so each
-one is turned into a snapshot in the frame loop's thread and sent to every phone. The runs alternate,
-A B B A A B ..., so the machine's
-drift falls on both alike.
+Pi whose phones are elsewhere. The real device loop (device.app.Device.step: the camera's picture, the
+real recognizer and tracker, the controller, the board) films a still table: nine cards, and an empty
+one (the cheapest frame, where the web's share is largest). Four kinds of run are timed, in turn:
+a plain device; a second plain device (two plain devices differ by the machine's noise alone); a device
+with its page served (device.web.table.serve) to twenty clients in a process of their own following
+GET /api/events, with nothing to send; and the same device showing an event every second frame (ten a
+second at 20 fps, far more than a game gives), each turned into a snapshot in the frame loop's thread
+and sent to every phone. Each round runs every kind, each kind first in its turn.
 
-Figures: the frame loop's median time per frame each way and the slowdown (target <= 5 %), the frame
-loop's own CPU time per frame each way, and the server thread's CPU time as a share of the core
-(what it can take from the loop at most, whatever else the machine is doing); from an
-event being shown to each phone receiving it, the median and 99th percentile (target: on the page
-within 300 ms).
+Figures: the frame loop's median time per frame for each kind and the slowdowns (target <= 5 %); the
+frame loop's own CPU time per frame, and the server thread's CPU time as a share of the core (what it
+can take from the loop at most, whatever else the machine is doing); from an event being shown to
+each phone receiving it, the median and 99th percentile (target: on the page within 300 ms); the board
+page's weight and fetching time.
 
 Run: make bench BENCH=web   (or .venv/bin/python -m bench web)
 """
@@ -34,7 +34,7 @@ from bench.machine import describe
 ROOT = Path(__file__).resolve().parent.parent
 PHONES = 20
 FRAMES = 10          # per run
-ROUNDS = 24          # A B pairs, short ones: a shared machine's load changes from second to second
+ROUNDS = 16          # rounds of the four kinds of run, short ones: a shared machine's load changes by the second
 EVENT_EVERY = 2      # frames between events shown in the served runs
 
 
@@ -152,6 +152,7 @@ def _compare(recognizer, laid, frames: int, phones_core: set | None = None) -> N
 
     with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp:
         plain = _device(Path(tmp) / "plain", recognizer, laid)
+        other = _device(Path(tmp) / "other", recognizer, laid)   # a second plain one: the noise between two
         served = _device(Path(tmp) / "served", recognizer, laid)
         page = serve(served, "127.0.0.1:0", out=open("/dev/null", "w"))
         phones = subprocess.Popen([sys.executable, "-m", "bench.bench_web", "--phones", page.url, str(PHONES)],
@@ -168,24 +169,24 @@ def _compare(recognizer, laid, frames: int, phones_core: set | None = None) -> N
                     shown[seq[0]] = time.time()
                     page.view.on_present(seq[0], dev.Notice("bench", f"event {seq[0]}"))
 
-            _timed(plain, 10)
-            _timed(served, 10)                # both warmed up: the recognizer's first frames are slower
-            alone, watched, alone_cpu, watched_cpu, ratios = [], [], [], [], []
+            runs = {"plain": (plain, None), "other": (other, None), "idle": (served, None),
+                    "streaming": (served, show_event)}
+            for device in (plain, other, served):
+                _timed(device, 10)         # warmed up: the recognizer's first frames are slower
+            wall = {k: [] for k in runs}
+            cpu = {k: [] for k in runs}
             server_cpu = 0.0
+            order = list(runs)
             for round_no in range(ROUNDS):
-                # A B, then B A: neither way always runs second, right after the other
-                for which in ((plain, served) if round_no % 2 == 0 else (served, plain)):
-                    if which is plain:
-                        wall, cpu = _timed(plain, frames)
-                        alone += wall
-                        alone_cpu += cpu
-                    else:
-                        before = _server_cpu(page)
-                        wall, cpu = _timed(served, frames, show_event)
+                for kind in order[round_no % 4:] + order[:round_no % 4]:   # each kind in each place in turn
+                    device, on_frame = runs[kind]
+                    before = _server_cpu(page)
+                    w, c = _timed(device, frames, on_frame)
+                    if kind == "streaming":
                         server_cpu += _server_cpu(page) - before
-                        watched += wall
-                        watched_cpu += cpu
-                ratios.append(statistics.median(watched[-frames:]) / statistics.median(alone[-frames:]))
+                    wall[kind] += w
+                    cpu[kind] += c
+            weight = _page_weight(page.url)
             time.sleep(0.5)
             phones.stdin.close()
             received = json.loads(phones.stdout.read())
@@ -193,19 +194,28 @@ def _compare(recognizer, laid, frames: int, phones_core: set | None = None) -> N
             if phones.poll() is None:
                 phones.kill()
             page.close()
-            plain.close()
-            served.close()
-    a, b = statistics.median(alone), statistics.median(watched)
-    rate = len(shown) / sum(watched)
-    print(f"{connected}; {len(shown)} events shown ({rate:.0f} a second), {frames * ROUNDS} frames each way "
-          f"in {ROUNDS} alternating pairs of runs")
-    print(f"frame loop alone: median {a * 1000:.2f} ms/frame; with the page and {PHONES} phones watching: "
-          f"{b * 1000:.2f} ms/frame; slowdown {100 * (b - a) / a:+.1f} %, median of the pairs' "
-          f"{100 * (statistics.median(ratios) - 1):+.1f} % (target <= 5 %)")
-    ca, cb = statistics.median(alone_cpu), statistics.median(watched_cpu)
-    print(f"frame loop's own CPU: {ca * 1000:.2f} ms/frame alone, {cb * 1000:.2f} ms/frame watched "
+            for device in (plain, other, served):
+                device.close()
+    med = {k: statistics.median(v) for k, v in wall.items()}
+
+    def change(a, b):
+        return f"{100 * (med[b] - med[a]) / med[a]:+.1f} %"
+
+    streaming = sum(wall["streaming"])
+    print(f"{connected}; {len(shown)} events shown ({len(shown) / streaming:.0f} a second), {frames * ROUNDS} "
+          f"frames of each kind of run, in {ROUNDS} rounds")
+    ms = {k: f"{v * 1000:.2f}" for k, v in med.items()}
+    print(f"frame loop, median ms/frame: plain {ms['plain']}, another plain {ms['other']} "
+          f"(the noise between two: {change('plain', 'other')}), served with {PHONES} phones watching and "
+          f"nothing to send {ms['idle']}, the same streaming an event every {EVENT_EVERY} frames "
+          f"{ms['streaming']}")
+    print(f"slowdown: served and streaming to {PHONES} phones against plain {change('plain', 'streaming')}, "
+          f"against the other plain {change('other', 'streaming')} (target <= 5 %); streaming against the "
+          f"same device with nothing to send {change('idle', 'streaming')}")
+    ca, cb = statistics.median(cpu["plain"]), statistics.median(cpu["streaming"])
+    print(f"frame loop's own CPU: {ca * 1000:.2f} ms/frame plain, {cb * 1000:.2f} ms/frame streaming "
           f"({100 * (cb - ca) / ca:+.1f} %); the server's thread used {server_cpu * 1000:.0f} ms of CPU in "
-          f"{sum(watched):.1f} s of watched running: {100 * server_cpu / sum(watched):.2f} % of the core")
+          f"{streaming:.1f} s of streaming: {100 * server_cpu / streaming:.2f} % of the core")
     delays = sorted(t - shown[s] for phone in received for s, t in phone if s in shown)
     missing = PHONES * len(shown) - len(delays)
     if delays:
@@ -214,6 +224,23 @@ def _compare(recognizer, laid, frames: int, phones_core: set | None = None) -> N
               f"99th percentile {p99 * 1000:.1f} ms, max {delays[-1] * 1000:.1f} ms over {len(delays)} "
               f"deliveries (target: on the page within 300 ms)")
     print(f"events a phone skipped (a newer state came first; the newest is always sent): {missing}")
+    files, size, seconds = weight
+    print(f"the board page: {files} requests, {size / 1024:.1f} KiB, all fetched in {seconds * 1000:.0f} ms "
+          f"(one after another, while the loop runs)")
+
+
+PAGE_FILES = ("", "static/app.css", "static/common.js", "static/board.js", "static/live.js", "api/state")
+
+
+def _page_weight(url: str) -> tuple[int, int, float]:
+    """What a phone fetches to show the board: requests, bytes, and the seconds they took in turn."""
+    import urllib.request
+
+    start, size = time.perf_counter(), 0
+    for name in PAGE_FILES:
+        with urllib.request.urlopen(url + name, timeout=10) as response:
+            size += len(response.read())
+    return len(PAGE_FILES), size, time.perf_counter() - start
 
 
 def phones(url: str, count: int) -> None:
