@@ -240,7 +240,8 @@ class WebServer:
         if token is None:
             return _error(401, "that is not the PIN the device said")
         response = web.json_response({"paired": True})
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+        # kept for a day of play; the device forgets every session when it restarts (a new PIN)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", max_age=24 * 3600)
         return response
 
     async def _action(self, request):
