@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from device.errors import JournalError
+from device.files import sync_dir
 
 APP = "muggins"
 SCHEMA_VERSION = 1
@@ -170,7 +171,7 @@ def set_aside(path: Path, reason: str) -> Path:
             side = Path(str(path) + suffix)
             if side.exists():
                 os.rename(side, Path(str(target) + suffix))
-        _sync_dir(path.parent)
+        sync_dir(path.parent)
     except OSError as exc:
         raise JournalError(f"the journal {path} cannot be used and cannot be moved aside: {exc.strerror}; "
                            "move it away by hand or choose another state directory") from exc
@@ -249,7 +250,7 @@ def _create(path: Path, config: dict) -> tuple[sqlite3.Connection, dict]:
                          "body TEXT NOT NULL)")
             conn.execute("INSERT INTO header VALUES (1, ?, ?, ?, ?)",
                          (APP, SCHEMA_VERSION, json.dumps(config, sort_keys=True), created))
-        _sync_dir(path.parent)
+        sync_dir(path.parent)
     except sqlite3.Error as exc:
         raise JournalError(f"cannot create the journal {path}: {exc}") from exc
     return conn, {"app": APP, "schema": SCHEMA_VERSION, "config": config, "created": created}
@@ -274,18 +275,6 @@ def _stamped_name(path: Path, tag: str) -> Path:
     return target
 
 
-def _sync_dir(directory: Path) -> None:
-    """fsync a directory so a rename or a new file survives a power cut."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def list_set_aside(state_dir: str | os.PathLike) -> Iterable[Path]:

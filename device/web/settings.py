@@ -8,7 +8,6 @@ into place, so a power cut leaves the old config or the new one, never half of o
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import tomllib
@@ -16,6 +15,7 @@ from pathlib import Path
 
 from device.config import Config, config_from_dict
 from device.errors import ConfigError
+from device.files import write_text_atomically
 
 MAX_CONFIG_BYTES = 64 * 1024
 
@@ -37,17 +37,7 @@ def save_config_text(path: Path, text: str) -> Config:
     path = Path(path)
     if path.exists():
         shutil.copy2(path, old_copy(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text if text.endswith("\n") else text + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    _sync_dir(path.parent)
+    write_text_atomically(path, text if text.endswith("\n") else text + "\n")
     return config
 
 
@@ -79,16 +69,3 @@ def setting_text(path: Path, table: str, key: str, value) -> str:
 
 def old_copy(path: Path) -> Path:
     return path.with_name(path.name + ".old")
-
-
-def _sync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
