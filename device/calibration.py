@@ -14,6 +14,7 @@ from typing import Mapping
 import cv2
 import numpy as np
 
+from device.files import write_text_atomically
 from vision.zone_names import CENTRE, seat_number
 from vision.zones import Zones
 
@@ -119,9 +120,7 @@ def save_zones(path: Path, zones: Zones) -> None:
             out.append(line)
     body = "\n".join(out).rstrip()
     new = (body + "\n\n" if body else "") + zones_toml(zones)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(new, encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomically(path, new)
 
 
 def card_length(image: np.ndarray, recognizer=None) -> float:
@@ -166,9 +165,7 @@ def save_setting(path: Path, table: str, key: str, value: float | int) -> None:
             out += ([""] if out and out[-1].strip() else []) + [f"[{table}]", f"{key} = {value}"]
         else:
             out.insert(header_at + 1, f"{key} = {value}")
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text("\n".join(out) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomically(path, "\n".join(out) + "\n")
 
 
 def grab_frame(source_spec: str, size, fps) -> np.ndarray:
