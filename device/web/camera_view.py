@@ -102,5 +102,10 @@ class WatchedRecognizer:
         with self._lock:
             return self.recognizer.recognize(image)
 
+    def turn(self):
+        """Held (`with watched.turn():`) while other recognition work runs in the server's thread, so
+        it never runs at the same time as the frame loop's reading (learning a deck's suit)."""
+        return self._lock
+
     def __getattr__(self, name):  # anything else the device asks of the recognizer
         return getattr(self.recognizer, name)

@@ -45,6 +45,7 @@ class SetUp:
     config: object = None                              # device.config.Config in use
     camera: object = None                              # device.web.camera_view.CameraView
     measure_card: Callable | None = None               # image -> a card's long side in pixels
+    learner: object = None                             # device.web.deck_learning.DeckLearner
     extra: dict = field(default_factory=dict)
 
 
@@ -140,6 +141,9 @@ class WebServer:
         app.router.add_post("/api/zones", self._zones)
         app.router.add_post("/api/card-length", self._card_length)
         app.router.add_post("/api/settings", self._settings)
+        app.router.add_post("/api/deck/suit", self._deck_suit)
+        app.router.add_post("/api/deck/save", self._deck_save)
+        app.router.add_post("/api/deck/forget", self._deck_forget)
         app.router.add_get("/{tail:.*}", self._file)
         return app
 
@@ -157,6 +161,8 @@ class WebServer:
             response = await handler(request)
         except BadRequest as exc:
             response = _error(400, str(exc))
+        except NoLearning as exc:
+            response = _error(409, str(exc))
         except web.HTTPRequestEntityTooLarge:
             response = _error(413, f"the body is over {MAX_BODY // 1024} KiB")
         for name, value in HEADERS.items():
@@ -209,7 +215,9 @@ class WebServer:
         from device.web.setup_info import setup_info
 
         info = await asyncio.get_running_loop().run_in_executor(None, setup_info, self.setup)
-        return web.json_response({**info, "paired": self._paired(request)})
+        learner, paired = self.setup.learner, self._paired(request)
+        learning = learner.state(request.cookies.get(COOKIE)) if learner is not None and paired else None
+        return web.json_response({**info, "paired": paired, "learning": learning})
 
     async def _camera_jpeg(self, request):
         camera = self.setup.camera
@@ -273,6 +281,28 @@ class WebServer:
 
         return await self._saving(save_settings, self.setup, body["toml"], body.get("save", True))
 
+    async def _deck_suit(self, request):
+        body = await self._body(request, {"name": str, "suit": str}, ("name", "suit"))
+        learner = self._learner()
+        return await self._saving(learner.learn_suit, request.cookies[COOKIE], body["name"], body["suit"])
+
+    async def _deck_save(self, request):
+        body = await self._body(request, {"use": bool})
+        learner = self._learner()
+        from device.web.setup_info import deck_in_config
+
+        use = (lambda name: deck_in_config(self.setup, name)) if body.get("use") else None
+        return await self._saving(learner.save, request.cookies[COOKIE], use)
+
+    async def _deck_forget(self, request):
+        await self._body(request, {})
+        return web.json_response(self._learner().forget(request.cookies[COOKIE]))
+
+    def _learner(self):
+        if self.setup.learner is None:
+            raise NoLearning("this table has no camera to learn a deck from")
+        return self.setup.learner
+
     async def _saving(self, work, *args):
         """Run a set-up change off the loop; the user's mistake answers 400 (409: nowhere to save)."""
         try:
@@ -288,6 +318,10 @@ class WebServer:
 
 class NoConfigFile(DeviceError):
     """The device runs on built-in settings: there is no file to save set-up changes into."""
+
+
+class NoLearning(DeviceError):
+    """The page runs without a camera (a table served on its own): there is no deck to learn."""
 
 
 def _same_origin(request: web.Request) -> bool:

@@ -28,11 +28,13 @@ def setup_info(setup) -> dict:
     image = None if camera is None else camera.image
     info: dict = {"config_path": None, "toml": "", "camera": image is not None, "width": None, "height": None,
                   "zones": {}, "cards": [], "card_length": None, "players": [],
-                  "can_measure": setup.measure_card is not None}
+                  "can_measure": setup.measure_card is not None, "can_learn": setup.learner is not None,
+                  "decks": [] if setup.learner is None else setup.learner.known(), "deck": None}
     if config is None:
         return info
     info["players"] = list(config.game.players)
     info["card_length"] = config.camera.card_length
+    info["deck"] = config.camera.deck
     if config.path is not None:
         info["config_path"] = str(config.path)
         try:
@@ -81,6 +83,19 @@ def measure_card(setup) -> dict:
     settings.save_config_text(path, settings.setting_text(path, "camera", "card_length", length))
     return {"card_length": length, "saved": str(path),
             "message": f"a card is {length} pixels long: saved as [camera] card_length in {path}"}
+
+
+def deck_in_config(setup, name: str):
+    """Check the config with `[camera] deck = "name"` set (nothing written yet); returns what writes it."""
+    path = _config_path(setup)
+    text = settings.setting_text(path, "camera", "deck", f'"{name}"')
+    settings.check_config_text(text, path)
+
+    def write() -> Path:
+        settings.save_config_text(path, text)
+        return path
+
+    return write
 
 
 def save_settings(setup, text: str, save: bool = True) -> dict:

@@ -62,7 +62,7 @@ class TablePage:
         camera = CameraView()
         if parts.source is not None:
             parts.source = WatchedSource(parts.source, camera)
-        measure = None
+        measure, watched = None, None
         if parts.recognizer is not None:
             watched = parts.recognizer = WatchedRecognizer(parts.recognizer, camera)
 
@@ -78,7 +78,8 @@ class TablePage:
             parts.panel = PanelWithPhone(parts.panel, phone)
             self.server.presses = phone
         self.server.state_dir = device.state_dir
-        self.server.setup = SetUp(config=device.config, camera=camera, measure_card=measure)
+        self.server.setup = SetUp(config=device.config, camera=camera, measure_card=measure,
+                                  learner=_deck_learner(device, camera, watched))
         self.server.dial_max = device.config.panel.dial_max
         self.view = view
         self.server.publish(view.snapshot())
@@ -104,6 +105,30 @@ class TablePage:
 
     def close(self) -> None:
         self.server.stop()
+
+
+def _deck_learner(device, camera: CameraView, watched: WatchedRecognizer | None):
+    """Learning the deck from the page: suit_row with a generic recognizer of its own (as calibrate
+    learns), made on first use and run only in the device recognizer's turn."""
+    from device.learned_decks import decks_folder
+    from device.web.deck_learning import DeckLearner
+
+    made = threading.Lock()
+    turn = watched.turn() if watched is not None else threading.Lock()
+    generic = []
+
+    def read_suit(image, suit):
+        from device.calibration import suit_row
+
+        with made:
+            if not generic:
+                from vision.recognizer import Recognizer
+
+                generic.append(Recognizer(card_length=device.config.camera.card_length))
+        with turn:
+            return suit_row(generic[0], image, suit)
+
+    return DeckLearner(read_suit, decks_folder(device.config, state_dir=device.state_dir), camera)
 
 
 def open_page(listen: str, *, json_lines: bool = False, out: TextIO = sys.stdout,
