@@ -1,5 +1,6 @@
 """The web page in a real browser (Debian's chromium, driven by chromedriver through Selenium), used
-the way a person would: pair with the PIN, claim a count, read the board, drag a zone and save it.
+the way a person would: pair with the PIN, claim a count, read the board, drag a zone and save it, read a
+suit of the deck.
 
 Needs `chromium` and `chromium-driver` (.ci/run installs them); skipped, saying so, without them.
 Set MUGGINS_SCREENSHOTS=DIR to keep a picture of each page there (docs/screenshots/ holds the ones
@@ -200,6 +201,15 @@ def test_drag_a_zone_and_save_it(browser, painted_table, tmp_path):
     wait_for(browser, lambda d: "lay one card" in text_of(d, "#card-message"), "the measuring refused")
     assert "cards" in text_of(browser, "#card-message") and "card_length" not in table.config_path.read_text()
 
+    # learning the deck: a row that is not one suit's thirteen cards is told as calibrate tells it, nothing learned
+    by_css(browser, "#deck-name").send_keys("home")
+    assert by_css(browser, "#save-deck").get_attribute("disabled") is not None
+    by_css(browser, "#read-suit").click()
+    wait_for(browser, lambda d: "not thirteen" in text_of(d, "#deck-message"), "the row refused")
+    assert text_of(browser, "#deck-message").startswith("I see 9 cards, not thirteen: lay the thirteen clubs")
+    assert text_of(browser, "#deck-progress") == "no suit learned yet"
+    assert not (table.config_path.parent / "state" / "decks").exists()
+
     # a setting the config loader refuses is refused here with its words, and the file is kept
     before = table.config_path.read_text()
     box = by_css(browser, "#toml")
@@ -215,6 +225,46 @@ def test_drag_a_zone_and_save_it(browser, painted_table, tmp_path):
     wait_for(browser, lambda d: d.execute_script("return document.getElementById('view').naturalWidth") > 0,
              "the camera's picture again")
     screenshot(browser, shots(tmp_path) / "setup.png")
+
+
+def test_learn_a_suit_of_the_deck_and_save_it(browser, tmp_path):
+    """Clubs laid in a row under the camera, read from the phone, saved and named in the config."""
+    import numpy as np
+
+    from cribbage.cards import Card
+    from tests.deck_photos import photo
+    from vision.learned_deck import load_deck
+    from web_table import StillCamera
+
+    camera = StillCamera(1920, 480)
+    camera.image = photo(np.random.default_rng(40), [Card(rank, "C") for rank in range(1, 14)], size=(1920, 480),
+                         height=0.27)
+    table = WebTable(tmp_path, camera=camera)
+    table.run_loop()
+    try:
+        browser.get(f"http://127.0.0.1:{table.port}/setup")
+        wait_for(browser, lambda d: d.execute_script("return document.getElementById('view').naturalWidth") > 0,
+                 "the camera's picture")
+        pair(browser, "246810")
+        wait_for(browser, lambda d: not by_css(d, "#pair").is_displayed(), "paired")
+        by_css(browser, "#deck-name").send_keys("home")
+        by_css(browser, "#read-suit").click()
+        wait_for(browser, lambda d: "learned" in text_of(d, "#deck-message"), "the clubs read")
+        assert text_of(browser, "#deck-message") == "I see thirteen cards: the clubs are learned."
+        assert "deck home: \u2663 clubs learned (13 cards)" == text_of(browser, "#deck-progress")
+        assert by_css(browser, "#deck-suit").get_attribute("value") == "D"      # the next suit to lay
+        fits_the_phone(browser)
+        browser.execute_script("document.getElementById('learn').scrollIntoView()")
+        by_css(browser, "#save-deck").click()
+        wait_for(browser, lambda d: "saved" in text_of(d, "#deck-message"), "the deck saved")
+        assert 'deck = "home" is set' in text_of(browser, "#deck-message")
+        assert "decks learned here: home" in text_of(browser, "#decks-known")
+        assert 'deck = "home"' in by_css(browser, "#toml").get_attribute("value")
+        assert tomllib.loads(table.config_path.read_text())["camera"]["deck"] == "home"
+        assert len(load_deck(table.config_path.parent / "state" / "decks", "home").cards) == 13
+        screenshot(browser, shots(tmp_path) / "setup-deck.png")
+    finally:
+        table.close()
 
 
 def test_the_games_page_draws_each_games_race(browser, table, tmp_path):

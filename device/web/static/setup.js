@@ -1,5 +1,6 @@
 // Set-up: the camera's view with the zones over it (corners dragged into place), the card size measured
-// from a card laid down, and the config's settings checked and saved by the device's own rules.
+// from a card laid down, the players' deck learned suit by suit from the camera, and the config's settings
+// checked and saved by the device's own rules.
 import { getJSON, pairingForm, post, say } from "/static/common.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -114,6 +115,49 @@ async function saveSettings(save) {
   say($("settings-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
 }
 
+const SUIT_NAMES = { C: "\u2663 clubs", D: "\u2666 diamonds", H: "\u2665 hearts", S: "\u2660 spades" };
+
+function showLearning(learning, decks, inPlay) {
+  const learned = learning ? learning.suits : [];
+  say($("deck-progress"), learning
+    ? `deck ${learning.name}: ${learned.map((s) => SUIT_NAMES[s]).join(", ")} learned (${learning.cards} cards)`
+    : "no suit learned yet");
+  if (learning && !$("deck-name").value) $("deck-name").value = learning.name;
+  const next = ["C", "D", "H", "S"].find((s) => !learned.includes(s));
+  if (next) $("deck-suit").value = next;
+  $("save-deck").disabled = !learning;
+  const known = decks && decks.length ? `decks learned here: ${decks.join(", ")}` : "no deck learned here yet";
+  say($("decks-known"), known + (inPlay ? `; in play now: ${inPlay}` : ""));
+}
+
+function learnDeck() {
+  const answer = (r) => say($("deck-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`,
+                            r.ok ? "good" : "bad");
+  $("read-suit").addEventListener("click", async () => {
+    say($("deck-message"), "reading the cards…");
+    $("read-suit").disabled = true;
+    const r = await post("/api/deck/suit", { name: $("deck-name").value.trim(), suit: $("deck-suit").value });
+    $("read-suit").disabled = false;
+    answer(r);
+    if (r.ok) showLearning(r.body, info.decks, info.deck);
+  });
+  $("save-deck").addEventListener("click", async () => {
+    const use = $("deck-use").checked && !!info.config_path;
+    const r = await post("/api/deck/save", { use });
+    answer(r);
+    if (!r.ok) return;
+    const fresh = await getJSON("/api/setup");
+    info.decks = fresh.decks; info.deck = fresh.deck;
+    if (use) $("toml").value = fresh.toml;     // the settings box shows the file as it now is
+    showLearning(null, fresh.decks, fresh.deck);
+  });
+  $("forget-deck").addEventListener("click", async () => {
+    const r = await post("/api/deck/forget", {});
+    answer(r);
+    if (r.ok) showLearning(null, info.decks, info.deck);
+  });
+}
+
 async function start() {
   info = await getJSON("/api/setup");
   zones = structuredClone(info.zones);
@@ -136,6 +180,10 @@ async function start() {
     const r = await post("/api/card-length", {});
     say($("card-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
   });
+  $("learn").classList.toggle("hidden", !info.can_learn);
+  $("deck-use").closest("label").classList.toggle("hidden", !info.config_path);
+  showLearning(info.learning, info.decks, info.deck);
+  learnDeck();
   $("check").addEventListener("click", () => saveSettings(false));
   $("save").addEventListener("click", () => saveSettings(true));
   refreshPicture();
