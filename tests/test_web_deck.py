@@ -118,3 +118,42 @@ def test_each_phone_learns_its_own_deck_and_can_forget_it(table, rows):
     assert table.post("/api/deck/forget", {})[0] == 200
     assert table.get("/api/setup")[1]["learning"] is None
     assert not decks(table).exists()
+
+
+def test_a_config_the_loader_refuses_saves_no_deck_and_keeps_the_learning(table, rows):
+    show(table, rows["C"])
+    assert table.post("/api/deck/suit", {"name": "home", "suit": "C"})[0] == 200
+    broken = table.config_path.read_text() + "[camera]\nfps = -3\n"        # edited by hand meanwhile
+    table.config_path.write_text(broken)
+    status, body, _ = table.post("/api/deck/save", {"use": True})
+    assert status == 400 and "[camera] fps" in body["error"]
+    assert not decks(table).exists() and table.config_path.read_text() == broken
+    assert table.get("/api/setup")[1]["learning"]["suits"] == ["C"]
+    status, body, _ = table.post("/api/deck/save", {})                      # saved without naming it
+    assert status == 200 and 'set [camera] deck = "home" in the config' in body["message"]
+    assert deck_names(decks(table)) == ["home"] and table.config_path.read_text() == broken
+
+
+def test_another_name_starts_another_deck_saying_so(table, rows):
+    show(table, rows["C"])
+    assert table.post("/api/deck/suit", {"name": "home", "suit": "C"})[0] == 200
+    status, body, _ = table.post("/api/deck/suit", {"name": "club", "suit": "C"})
+    assert status == 200 and "a new deck club: the home in progress is forgotten" in body["message"]
+    assert table.get("/api/setup")[1]["learning"] == {"name": "club", "suits": ["C"], "cards": 13}
+
+
+def test_a_suit_is_read_only_in_the_recognizers_turn_not_beside_the_frame_loop(table, rows):
+    """While the device's recognizer is reading a frame (its turn held), the suit waits for it."""
+    import threading
+
+    show(table, rows["C"])
+    assert table.post("/api/deck/suit", {"name": "warm", "suit": "C"})[0] == 200    # the recognizer made
+    answers = []
+    with table.device.parts.recognizer.turn():
+        reading = threading.Thread(target=lambda: answers.append(table.post("/api/deck/suit",
+                                                                            {"name": "home", "suit": "C"})[0]))
+        reading.start()
+        reading.join(1.5)
+        assert reading.is_alive() and not answers
+    reading.join(30)
+    assert answers == [200]

@@ -68,9 +68,14 @@ class DeckLearner:
         if image is None:
             raise UsageError("no camera picture yet to read the cards in")
         row = self.read_suit(image.copy(), suit)
+        told = f"I see thirteen cards: the {SUIT_NAMES[suit]} are learned."
         with self._lock:
             learning = self._learning.get(session)
-            if learning is None or learning.deck.name != name:
+            if learning is not None and learning.deck.name != name:
+                told += f" (a new deck {name}: the {learning.deck.name} in progress is forgotten)"
+                learning = None
+            if learning is None:
+                self._learning.pop(session, None)
                 learning = self._learning[session] = Learning(LearnedDeck(name))
                 while len(self._learning) > MAX_LEARNING:
                     del self._learning[next(iter(self._learning))]
@@ -79,7 +84,7 @@ class DeckLearner:
             if suit not in learning.suits:
                 learning.suits.append(suit)
             summary = learning.summary()
-        return {**summary, "suit": suit, "message": f"I see thirteen cards: the {SUIT_NAMES[suit]} are learned."}
+        return {**summary, "suit": suit, "message": told}
 
     def forget(self, session: str) -> dict:
         with self._lock:
