@@ -36,8 +36,8 @@ class DeckLearner:
     read_suit(image, suit) -> {Card: crops} is suit_row with a recognizer that takes its turn with the
     device's frame loop; decks_dir is where saved decks go."""
 
-    def __init__(self, read_suit: Callable, decks_dir: Path, camera=None, config_path: Path | None = None):
-        self.read_suit, self.decks_dir, self.camera, self.config_path = read_suit, Path(decks_dir), camera, config_path
+    def __init__(self, read_suit: Callable, decks_dir: Path, camera=None):
+        self.read_suit, self.decks_dir, self.camera = read_suit, Path(decks_dir), camera
         self._lock = threading.Lock()
         self._learning: dict[str, Learning] = {}
 
