@@ -16,10 +16,10 @@ import cv2
 import numpy as np
 
 from vision.crops import parallelogram
+from vision.finder.quads import CARD_ASPECT
 
 SIMPLIFY = 0.015      # the outline's hull is simplified to within this share of its perimeter
 SQUARE_COS = 0.34     # a corner is nearly square where its edges' cosine is at most this (70-110 degrees)
-CARD_ASPECT = 0.7     # a card's short side over its long
 
 
 def square_corners(outline: np.ndarray, card_length: float | None) -> list[np.ndarray]:
