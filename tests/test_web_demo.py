@@ -9,6 +9,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -19,7 +20,8 @@ pytest.importorskip("aiohttp", reason="the web page needs aiohttp: pip install '
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = """
-import sys
+import faulthandler, signal, sys
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # the test asks for the stacks of a demo that hangs
 sys.path.insert(0, "tests")
 from sketch_table import KnowsTheCards
 from sim.demo_game import DemoOptions, run_demo
@@ -41,6 +43,18 @@ def call(url, body=None, cookie=None):
             return response.status, json.loads(response.read()), response.headers
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read()), exc.headers
+
+
+def exit_status(demo: subprocess.Popen, timeout: float) -> int:
+    """The demo's exit status; one that has not ended in time fails with every thread's stack."""
+    try:
+        return demo.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        demo.send_signal(signal.SIGUSR1)
+        time.sleep(2)
+        demo.kill()
+        _, stderr = demo.communicate(timeout=10)
+        pytest.fail(f"the demo had not ended {timeout:.0f} s after Ctrl-C; its threads:\n{stderr}")
 
 
 def test_demo_web_serves_the_final_board_until_interrupted():
@@ -70,7 +84,7 @@ def test_demo_web_serves_the_final_board_until_interrupted():
         status, games, _ = call(url + "api/games")
         assert games["games"][0]["over"] and games["games"][0]["winner"] == final["winner"]
         demo.send_signal(signal.SIGINT)
-        assert demo.wait(timeout=60) == 0   # a guard against a hang, not a speed figure: a loaded machine is slow to exit
+        assert exit_status(demo, timeout=60) == 0   # a guard against a hang, not a speed figure
     finally:
         if demo.poll() is None:
             demo.kill()
