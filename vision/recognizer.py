@@ -27,6 +27,7 @@ from vision.classifier import CardClassifier
 from vision.crops import index_centre
 from vision.deck_reader import DeckReader
 from vision.one_card import area, one_report_per_card, overlap, side_lengths
+from vision.row_recut import recut_reads
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 from vision.zoom_out import worth_a_wider_look
@@ -159,8 +160,20 @@ class Recognizer:
             if n_ends >= 2:
                 whole.append(rec)
             found.append((rec, by_corner))
+        found += [(rec, True) for rec in self.recut_row(image, candidates, readings)]
         return one_report_per_card(
             drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))]))
+
+    def recut_row(self, image: np.ndarray, candidates: list, readings: list) -> list[Recognition]:
+        """Cards read at the detector's unread corners cut again with the sides of the covered cards
+        read round them (vision.row_recut): a tight row, whose corners' own sides were guessed badly."""
+        rows = [rec for candidate, rec in zip(candidates, readings)
+                if rec is not None and rec.card is not None and getattr(candidate, "covered", False)]
+        unread = [np.asarray(candidate.quad[0], np.float32) for candidate, rec in zip(candidates, readings)
+                  if getattr(candidate, "by_corner", False) and (rec is None or rec.card is None)]
+        if not rows or not unread:
+            return []
+        return recut_reads(image, self.classifier, self.cropper, unread, rows)
 
     def read(self, image: np.ndarray, quads: list, probs: list, which: list[int]) -> None:
         """Classify the crops of the candidates numbered `which`, at each of their orderings (quads),
