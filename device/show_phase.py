@@ -165,10 +165,14 @@ class ShowPhase:
         return self.game.can_claim(0)
 
     def _shown_cards(self) -> frozenset | None:
+        """The cards of the count now due as shown (None before it is): the last show still standing,
+        not one an undo withdrew."""
         if not self._is_shown():
             return None
-        for e in reversed(self.game.events):
-            if isinstance(e, ev.HandShown):
+        events = self.game.events
+        undone = {e.undone for e in events if isinstance(e, ev.Undone)}
+        for e in reversed(events):
+            if isinstance(e, ev.HandShown) and e.step not in undone:
                 return frozenset(e.cards)
         return None
 

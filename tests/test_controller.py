@@ -205,6 +205,21 @@ def test_the_show_goes_in_order_and_the_crib_is_shown_beside_the_dealers_hand(tm
     assert t.game.round_no == 2 and t.game.dealer == "South"
 
 
+def test_a_claim_undone_past_an_undone_crib_leaves_the_hand_shown_once(tmp_path):
+    t = show_round(Table(tmp_path))
+    t.claim(t.game.correct_count().total)      # South's hand
+    t.claim(t.game.correct_count().total)      # North's hand
+    t.put("seat:0", "AS", "AD", "8C", "QH")    # the crib shown beside it, then taken up again
+    t.take("seat:0", "AS", "AD", "8C", "QH")
+    t.press("undo")                            # the crib's show
+    t.press("undo")                            # North's claim: his hand, still shown, is due again
+    assert t.game.show_turn == ("North", False)
+    assert t.types()[-2:] == ["Undone", "Undone"]   # the withdrawn crib is not taken for his hand
+    t.claim(t.game.correct_count().total)
+    assert t.game.show_turn == ("North", True)
+    assert t.types().count("HandShown") == 3        # South's, North's, the crib's (withdrawn)
+
+
 def test_a_shown_hand_that_is_not_the_cards_played(tmp_path):
     t = Table(tmp_path)
     t.deal_to(0)
