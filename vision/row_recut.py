@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from vision.corners import turn_between
 from vision.crops import parallelogram
 from vision.types import Recognition
 
@@ -27,12 +28,6 @@ REACH = 1.5              # an unread corner is cut again within this many card l
 SAME_CORNER = 0.03       # corners this share of a card's length apart are cut once
 SIZES = (1.0, 1.25, 1.5)  # the crops cut: the row's card, and larger (detectors guess rows' cards short)
 LEANING = 0.5            # a first crop read only this sure of a card is worth the larger two
-
-
-def turn_between(a: np.ndarray, b: np.ndarray) -> float:
-    """The angle between two vectors, in degrees (0..180)."""
-    cos = float(np.dot(a, b)) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-9)
-    return float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
 
 
 def row_shape(reads: Sequence[Recognition]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -52,7 +47,7 @@ def row_shape(reads: Sequence[Recognition]) -> tuple[np.ndarray, np.ndarray] | N
     return np.median(across[keep], axis=0), np.median(down[keep], axis=0)
 
 
-def corners_to_recut(corners: Sequence[np.ndarray], length: float) -> list[np.ndarray]:
+def distinct(corners: Sequence[np.ndarray], length: float) -> list[np.ndarray]:
     """The corners (frame points), each place once."""
     picked: list[np.ndarray] = []
     for corner in corners:
@@ -72,7 +67,7 @@ def recut_reads(image: np.ndarray, classifier, cropper, corners: Sequence[np.nda
         return []
     across, down = shape
     length = float(np.linalg.norm(down))
-    left = corners_to_recut(corners, length)
+    left = distinct(corners, length)
     anchors, found = list(reads), []
     while left:
         picked = [corner for corner in left if near_any(corner, anchors, REACH * length)]
