@@ -12,6 +12,7 @@ from sim.render.decks import HELD_OUT_DECKS
 from sim.render.scenes import make_scene
 from vision.finder import Candidate
 from vision.recognizer import Recognizer, drop_overlaps
+from vision.second_look import FLOOR
 from vision.types import Recognition
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -128,6 +129,7 @@ def test_small_cards_printed_on_a_back_are_no_cards_though_read_enlarged(deck, s
 # --- the rules, with a made-up classifier ---------------------------------------------------------
 
 BACKGROUND = 52
+DOUBTFUL = FLOOR - 0.05   # a read leaning to a card, too little for a second look
 
 
 class ScriptedClassifier:
@@ -208,13 +210,13 @@ def test_a_confident_corner_contradicted_by_a_likely_other_card_gives_an_unread_
 
 def test_a_card_like_but_doubtful_read_is_reported_unread():
     quad = box(0, 0)
-    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.6), row_of(17, 0.85)])
+    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.6), row_of(17, DOUBTFUL)])
     assert len(found) == 1 and found[0].card is None
 
 
 def test_an_outline_read_at_one_corner_only_is_reported_only_when_read():
     # A covered card in a row offers one corner; a back's pattern can look like an index at one corner.
-    assert recognize_with([Outline([box(0, 0)])], [row_of(17, 0.85)]) == []
+    assert recognize_with([Outline([box(0, 0)])], [row_of(17, DOUBTFUL)]) == []
     assert [r.card for r in recognize_with([Outline([box(0, 0)])], [row_of(17, 0.99)])] == [Card.from_index(17)]
 
 
@@ -341,7 +343,7 @@ def test_a_nudge_taken_for_another_card_or_for_none_refuses_the_read():
 def test_no_second_look_at_a_doubtful_read_or_one_another_corner_contradicts():
     # The scripted classifier fails the test if asked for a second reading.
     quad = box(0, 0)
-    assert recognize_with([Outline([box(0, 0)])], [row_of(17, 0.85)], threshold=0.99) == []
+    assert recognize_with([Outline([box(0, 0)])], [row_of(17, DOUBTFUL)], threshold=0.99) == []
     found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.95), row_of(21, 0.6)],
                            threshold=0.99)
     assert len(found) == 1 and found[0].card is None
