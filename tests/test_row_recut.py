@@ -4,26 +4,23 @@ classifier that reads a crop by where it lies and how it is shaped."""
 import numpy as np
 
 from cribbage.cards import Card
+from test_recognizer import BACKGROUND, ScriptedClassifier
 from vision.crops import parallelogram
 from vision.finder import Candidate
 from vision.recognizer import Recognizer
 from vision.row_recut import recut_reads, row_shape
 from vision.types import Recognition
 
-BACKGROUND = 52
 ACROSS, DOWN = np.float32([70, 0]), np.float32([0, 100])   # the row's cards: 70 x 100, upright
 
 
-class ShapeClassifier:
+class ShapeClassifier(ScriptedClassifier):
     """Reads the card whose index corner the crop (here: its quad) starts at, when the quad is upright
     and between `shortest` and `longest` card lengths long; "not a card" otherwise. `misread` maps a
     corner to the card it is taken for at lengths of at least misread_from."""
 
-    threshold = 0.99
-    background_index = BACKGROUND
-    cards = [Card.from_index(i) for i in range(52)] + [None]
-
     def __init__(self, corners, shortest=90.0, longest=160.0, misread=None, misread_from=140.0):
+        super().__init__([], threshold=0.99)
         self.corners = corners
         self.shortest, self.longest = shortest, longest
         self.misread, self.misread_from = misread or {}, misread_from
@@ -48,15 +45,6 @@ class ShapeClassifier:
             card = self.card_at(np.asarray(quad))
             row[BACKGROUND if card is None else card] = 0.999
         return rows
-
-    def decide(self, probs):
-        best = int(np.argmax(probs))
-        if best == BACKGROUND or probs[best] < self.threshold:
-            return None, float(probs[best])
-        return Card.from_index(best), float(probs[best])
-
-    def card_probability(self, probs):
-        return 1.0 - float(probs[BACKGROUND])
 
 
 def read_card(x, index, across=ACROSS, down=DOWN):
