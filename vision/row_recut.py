@@ -2,7 +2,7 @@
 
 In a row laid tight (a whole suit spread, each card showing a strip little wider than its index) the
 index-corner detector still finds most cards' corners, but guesses their sides badly: turned a
-quarter of a right angle, or half the card's size, so the crop misses the index and the corner reads
+quarter of a right angle, or two thirds of the card's size, so the crop misses the index and the corner reads
 "not a card". The cards it did read in that row are of one deck and lie one way, so their median
 sides are a better guess than a corner's own. Each corner left unread near them is cut again with
 those sides, at three sizes, and read only where all three crops read the same card over the
