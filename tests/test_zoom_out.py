@@ -8,7 +8,7 @@ from bench.bench_vision import score_reads
 from sim.render.scenes import make_scene
 from vision.finder import Candidate
 from vision.recognizer import Recognizer
-from vision.zoom_out import ZoomingOutFinder, on_canvas, worth_a_wider_look
+from vision.zoom_out import SHRINKS, ZoomingOutFinder, on_canvas, worth_a_wider_look
 
 
 def test_the_canvas_holds_the_shrunk_frame_on_the_tables_colour():
@@ -36,7 +36,7 @@ class ScriptedFinder:
 
 def test_outlines_found_on_the_canvas_come_back_in_the_frames_pixels():
     image = np.zeros((400, 600, 3), np.uint8)
-    found = ZoomingOutFinder(ScriptedFinder([]), shrink=0.5)(image)
+    found = ZoomingOutFinder(ScriptedFinder([]), shrinks=(0.5,))(image)
     assert len(found) == 1
     assert np.allclose(found[0].quad, [[260, 140], [340, 140], [340, 260], [260, 260]])
 
@@ -118,8 +118,11 @@ def test_the_wider_look_is_taken_only_when_the_first_looks_reports_ask_for_it():
     finder = ScriptedFinder([usual])
     found, wider = ZoomingOutFinder(finder).look(np.zeros((400, 600, 3), np.uint8))
     assert [c.quad.tolist() for c in found] == [usual.quad.tolist()] and finder.calls == 1
-    (more,) = wider()
-    assert finder.calls == 2 and np.allclose(more.quad, [[280, 155], [320, 155], [320, 245], [280, 245]], atol=25)
+    more = wider()      # the scripted canvas outline: 40 x 60 at the middle, each canvas shrunk its own way
+    assert finder.calls == 1 + len(SHRINKS) == 1 + len(more)
+    for shrink, outline in zip(SHRINKS, more):
+        assert np.allclose(outline.quad, [[300 - 20 / shrink, 200 - 30 / shrink], [300 + 20 / shrink, 200 - 30 / shrink],
+                                          [300 + 20 / shrink, 200 + 30 / shrink], [300 - 20 / shrink, 200 + 30 / shrink]], atol=2)
     # Where the first look already looked wider (nothing outlined), there is no second one.
     assert ZoomingOutFinder(ScriptedFinder([])).look(np.zeros((400, 600, 3), np.uint8))[1] is None
     # Nor where the card size is calibrated: that frame is looked at once, at the size it asks for.
@@ -138,12 +141,17 @@ def test_the_recognizer_reads_the_wider_look_only_where_its_first_reports_ask_fo
             self.first = first
 
         def look(self, image):
-            return self.first, lambda: calls.append(1) or list(recognizer.finder(image))
+            return self.first, lambda every_scale=True: calls.append(every_scale) or list(recognizer.finder(image))
 
     # Cards a fifth of the frame high, read at the first look: no wider one.
     first = list(recognizer.finder(scene.image))
     reads = Recognizer(finder=Looks(first)).recognize(scene.image)
     assert calls == [] and sorted(str(r.card) for r in reads if r.card is not None) == truth
-    # Nothing found at first: the wider look's candidates are read.
+    # Nothing found at first: the wider look's candidates are read, its middle canvas's only.
     reads = Recognizer(finder=Looks([])).recognize(scene.image)
-    assert calls == [1] and sorted(str(r.card) for r in reads if r.card is not None) == truth
+    assert calls == [False] and sorted(str(r.card) for r in reads if r.card is not None) == truth
+    # Large cards read at first: the wider look's every canvas.
+    calls.clear()
+    large = make_scene(np.random.default_rng(7), "separate", "dondorf", (1280, 720), card_share=(0.5, 0.6))
+    Recognizer(finder=Looks(list(recognizer.finder(large.image)))).recognize(large.image)
+    assert calls == [True]

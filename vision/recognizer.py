@@ -114,13 +114,15 @@ class Recognizer:
     def recognize(self, image: np.ndarray) -> list[Recognition]:
         """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped. Where the
         finder can look wider (vision.zoom_out) and the first look's reports leave room for larger
-        cards, the frame is read again with the wider look's candidates added. A learned deck checks
-        the reports last."""
+        cards, the frame is read again with the wider look's candidates added: those of all its
+        canvases where a card was read, of its middle one only where none was (card backs, whose
+        printed pictures of cards each canvas more may offer as cards). A learned deck checks the
+        reports last."""
         look = getattr(self.finder, "look", None)
         candidates, wider = look(image) if look is not None else (list(self.finder(image)), None)
         reports = self.read_candidates(image, candidates)
         if wider is not None and worth_a_wider_look(image, reports):
-            reports = self.read_candidates(image, candidates + wider())
+            reports = self.read_candidates(image, candidates + wider(any(r.card is not None for r in reports)))
         return reports if self.deck is None else self.deck.reread(image, reports)
 
     def read_candidates(self, image: np.ndarray, candidates: list) -> list[Recognition]:

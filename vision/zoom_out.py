@@ -18,7 +18,8 @@ import numpy as np
 
 from vision.one_card import long_side
 
-SHRINK = 0.45        # the frame's share of the canvas: a card 0.8 of the frame high becomes 0.36
+SHRINKS = (0.35, 0.45, 0.55)  # the frame's shares of the canvases looked at: a card 0.8 of the frame
+#                               high becomes 0.28, 0.36 and 0.44 of it
 VIEW_SIZE = 1280     # pixels along the longer side of the views looked at, at most: the index crops
 #                      are cut from the frame itself
 KNOWN_SIZE = 0.3     # a calibrated card longer than this share of the frame's shorter side is shrunk to it
@@ -33,7 +34,7 @@ def table_colour(image: np.ndarray) -> tuple[float, float, float]:
     return tuple(float(v) for v in np.median(border, axis=0))
 
 
-def on_canvas(image: np.ndarray, shrink: float = SHRINK) -> tuple[np.ndarray, np.ndarray]:
+def on_canvas(image: np.ndarray, shrink: float) -> tuple[np.ndarray, np.ndarray]:
     """The frame shrunk by `shrink` into the middle of a canvas of its own size, filled with the table's
     colour, and the offset (x, y) of the shrunk frame on the canvas."""
     h, w = image.shape[:2]
@@ -48,15 +49,20 @@ def on_canvas(image: np.ndarray, shrink: float = SHRINK) -> tuple[np.ndarray, np
 class ZoomingOutFinder:
     """A finder (image -> Candidates) that looks at a frame of at most VIEW_SIZE pixels long (a
     phone's photo shrunk: its cards are found as well, in a fraction of the time), and again in that
-    view shrunk onto a canvas where its first look may have missed a large card (worth_zooming_out)."""
+    view shrunk onto canvases where its first look may have missed a large card (worth_zooming_out).
 
-    def __init__(self, inner: Callable[[np.ndarray], Sequence], shrink: float = SHRINK,
+    The wider look shrinks the view to each of `shrinks` and offers every canvas's candidates: the
+    index-corner detector finds a large card's corners, and guesses its size, differently at each
+    scale (a blurred phone photo's index found at one is missed at the next), and the recognizer
+    keeps one report per card of all they read."""
+
+    def __init__(self, inner: Callable[[np.ndarray], Sequence], shrinks: Sequence[float] = SHRINKS,
                  card_length: float | None = None):
         """card_length: the long side of a card in the frame's pixels, where `muggins calibrate` measured
         it: a frame of such cards is looked at once, at the scale that makes them the size the finder
         knows best (KNOWN_SIZE), and never again."""
         self.inner = inner
-        self.shrink = shrink
+        self.shrinks = tuple(shrinks)
         self.card_length = card_length
 
     def worth_zooming_out(self, image: np.ndarray, found: Sequence) -> bool:
@@ -87,9 +93,14 @@ class ZoomingOutFinder:
             return in_frame(self.inner(canvas), offset, shrink * fit), None
         found = in_frame(self.inner(view), np.float32([0, 0]), fit)
 
-        def zoomed_out() -> list:
-            canvas, offset = on_canvas(view, self.shrink)
-            return in_frame(self.inner(canvas), offset, self.shrink * fit)
+        def zoomed_out(every_scale: bool = True) -> list:
+            """The candidates of every canvas, or (every_scale False) of the middle one only."""
+            middle = len(self.shrinks) // 2
+            more = []
+            for shrink in self.shrinks if every_scale else self.shrinks[middle:middle + 1]:
+                canvas, offset = on_canvas(view, shrink)
+                more += in_frame(self.inner(canvas), offset, shrink * fit)
+            return more
 
         if not self.worth_zooming_out(image, found):  # found: in the frame's pixels
             return found, zoomed_out
