@@ -135,13 +135,18 @@ def holds_two_cards(outline: Recognition, found: list[Recognition]) -> bool:
     return len(inside) >= 2
 
 
-def contradicting(found: list[Recognition]) -> set[int]:
-    """The reads that contradict another: two cards, each read at an index lying on the other's
-    outline. A card lies over its neighbour wherever they overlap, so only one of two such indices can
-    show: one outline is wrong, and neither read can be trusted."""
+def contradicting_pairs(found: list[Recognition]) -> list[tuple[int, int]]:
+    """The pairs (n, m), n < m, of reads that contradict each other: two cards, each read at an index
+    lying on the other's outline. A card lies over its neighbour wherever they overlap, so only one of
+    two such indices can show: one outline is wrong."""
     reads = [(n, rec) for n, rec in enumerate(found) if rec.card is not None]
-    return {n for n, rec in reads for m, other in reads
-            if other.card != rec.card and index_on(rec, other) and index_on(other, rec)}
+    return [(n, m) for n, rec in reads for m, other in reads
+            if n < m and other.card != rec.card and index_on(rec, other) and index_on(other, rec)]
+
+
+def contradicting(found: list[Recognition]) -> set[int]:
+    """The reads that contradict another (contradicting_pairs): neither can be trusted."""
+    return {n for pair in contradicting_pairs(found) for n in pair}
 
 
 def one_report_per_card(found: list[Recognition]) -> list[Recognition]:

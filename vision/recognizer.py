@@ -10,9 +10,11 @@ whose every corner looks like "not a card" are dropped. A lone card (not covered
 at its index is then read whole as well (vision.whole_card): a second opinion from its pips that may
 refuse the index's read or confirm an almost-read number card. Two outlines covering the same place are one
 card, unless both are read, as different cards, at index corners apart (two cards of a row, laid a
-little apart, overlap that much); the reports left of one physical card are then joined into one
-(vision.one_card); the same card at two places is reported twice (two decks, or a misread: the
-controller decides). A deck the players have taught it (vision.deck_reader) checks every report last.
+little apart, overlap that much); two reads of different cards each at an index on the other's outline
+are cut larger, and one that changes loses to one that holds (vision.contradictions); the reports left
+of one physical card are then joined into one (vision.one_card); the same card at two places is
+reported twice (two decks, or a misread: the controller decides). A deck the players have taught it
+(vision.deck_reader) checks every report last.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 
 from vision import second_look
 from vision.classifier import CardClassifier
+from vision.contradictions import settle
 from vision.crops import index_centre
 from vision.deck_reader import DeckReader
 from vision.one_card import area, one_report_per_card, overlap, side_lengths
@@ -163,8 +166,8 @@ class Recognizer:
                 whole.append(rec)
             found.append((rec, by_corner))
         found += [(rec, True) for rec in self.recut_row(image, candidates, readings)]
-        return one_report_per_card(
-            drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))]))
+        kept = drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
+        return one_report_per_card(settle(image, self.classifier, self.cropper, kept))
 
     def recut_row(self, image: np.ndarray, candidates: list, readings: list) -> list[Recognition]:
         """Cards read at the detector's unread corners cut again with the sides of the covered cards

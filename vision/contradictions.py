@@ -1,0 +1,47 @@
+"""Two reads that contradict each other, settled by cutting each larger.
+
+Two different cards read each at an index lying on the other's outline cannot both be right
+(vision.one_card): a card lies over its neighbour wherever they overlap. In a row laid tight, one of
+them is usually an outline the detector put a little off: its corner on the neighbour's face just
+before its index, or sized so that its crop holds two indices, or so tight that a large serif A reads
+as a 4. A read of a true corner stays the same card when its crop is cut larger (the index stays
+where it was, the crop only takes in more of the card and its neighbours); those reads mostly do not.
+So each is cut again at the larger sizes the row recut uses, from its own corner along its own
+sides: a read that holds at every size stands against one that does not, which is dropped (the card
+it was cut from is the other read's, or a neighbour's read elsewhere). Where both hold, or neither,
+both stay, and are left unread as contradicting.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from vision.crops import parallelogram
+from vision.one_card import contradicting_pairs
+from vision.row_recut import SIZES
+from vision.types import Recognition
+
+
+def settle(image: np.ndarray, classifier, cropper, found: Sequence[Recognition]) -> list[Recognition]:
+    """found without the reads that lose a contradiction: each one that changes (or reads nothing) when
+    cut at SIZES of its outline while the read it contradicts holds at all of them."""
+    found = list(found)
+    pairs = contradicting_pairs(found)
+    if not pairs:
+        return found
+    involved = sorted({n for pair in pairs for n in pair})
+    holding = dict(zip(involved, holds_larger(image, classifier, cropper, [found[n] for n in involved])))
+    losers = {m if holding[n] else n for n, m in pairs if holding[n] != holding[m]}
+    return [rec for n, rec in enumerate(found) if n not in losers]
+
+
+def holds_larger(image: np.ndarray, classifier, cropper, reads: Sequence[Recognition]) -> list[bool]:
+    """For each read, whether its crop reads the same card at every size in SIZES (1.0 its own)."""
+    quads = [parallelogram(rec.quad[0], (rec.quad[1] - rec.quad[0]) * size, (rec.quad[3] - rec.quad[0]) * size)
+             for rec in reads for size in SIZES]
+    rows = classifier.probabilities([cropper(image, quad) for quad in quads])
+    decided = [classifier.decide(row)[0] for row in rows]
+    return [all(card == rec.card for card in decided[i * len(SIZES):(i + 1) * len(SIZES)])
+            for i, rec in enumerate(reads)]
