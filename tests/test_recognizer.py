@@ -310,6 +310,10 @@ def test_neighbours_in_a_row_laid_down_their_length_are_two_cards():
     # Fanned close across (corners a fifth of a card apart), the indices lie side by side: two cards.
     fanned = Recognition(Card.parse("AS"), 0.97, np.float32(box(20, 0)))
     assert len(drop_overlaps([upper, fanned])) == 2
+    # Spread as tight as a row can be, each card showing a strip little wider than its index (an
+    # eighth of a card's length): still two cards.
+    tight = Recognition(Card.parse("AS"), 0.97, np.float32(box(12, 0)))
+    assert len(drop_overlaps([upper, tight])) == 2
 
 
 # --- the second look at an almost sure read (vision.second_look) ---------------------------------

@@ -37,7 +37,8 @@ from vision.zoom_out import worth_a_wider_look
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
 CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart,
-INDEXES_APART = 0.15       # or at nearer corners whose index crops' centres lie this share apart
+INDEXES_APART = 0.1        # or at nearer corners whose index crops' centres lie this share apart (a
+#                            suit spread tight shows strips an eighth of a card's length wide)
 SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is this sure it shows an index
 CONTRADICTION = 0.5        # a read is refused when another corner thinks another card this likely
 SETTLED_CORNER = 0.03      # a detector's corner within this share of a card's length of an index corner
