@@ -33,6 +33,7 @@ from vision.one_card import area, one_report_per_card, overlap, side_lengths
 from vision.row_recut import recut_reads
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
+from vision.zoom_in import in_quarters, read_length, worth_a_closer_look
 from vision.zoom_out import worth_a_wider_look
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
@@ -120,13 +121,17 @@ class Recognizer:
         finder can look wider (vision.zoom_out) and the first look's reports leave room for larger
         cards, the frame is read again with the wider look's candidates added: those of all its
         canvases where a card was read, of its middle one only where none was (card backs, whose
-        printed pictures of cards each canvas more may offer as cards). A learned deck checks the
-        reports last."""
+        printed pictures of cards each canvas more may offer as cards). Where the cards read are small
+        in the frame, it is read again with the candidates of its quarters added (vision.zoom_in). A
+        learned deck checks the reports last."""
         look = getattr(self.finder, "look", None)
         candidates, wider = look(image) if look is not None else (list(self.finder(image)), None)
         reports = self.read_candidates(image, candidates)
         if wider is not None and worth_a_wider_look(image, reports):
             reports = self.read_candidates(image, candidates + wider(any(r.card is not None for r in reports)))
+        if look is not None and worth_a_closer_look(image, reports):
+            quartered = in_quarters(lambda window: look(window)[0], image, read_length(reports))
+            reports = self.read_candidates(image, candidates + quartered)
         return reports if self.deck is None else self.deck.reread(image, reports)
 
     def read_candidates(self, image: np.ndarray, candidates: list) -> list[Recognition]:
