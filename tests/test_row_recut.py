@@ -84,6 +84,13 @@ def test_the_row_runs_on_past_the_cards_read_first_but_not_to_a_corner_far_from_
     assert not any(np.allclose(q[0], [900, 50]) for q in classifier.asked)
 
 
+def test_a_corner_found_a_little_off_along_the_row_is_read_where_the_card_is():
+    classifier = ShapeClassifier({(220, 50): 3})
+    found = recut_reads(IMAGE, classifier, cut_as_is, [np.float32([224, 50])], ROW)   # 0.04 of a length off
+    assert [r.card.index for r in found] == [3] and np.allclose(found[0].quad[0], [220, 50])
+    assert recut_reads(IMAGE, classifier, cut_as_is, [np.float32([232, 50])], ROW) == []  # 0.12 off: not
+
+
 def test_a_corner_read_as_another_card_at_a_larger_size_is_not_reported():
     classifier = ShapeClassifier({(220, 50): 3, (260, 50): 4}, misread={(220, 50): 30})
     found = recut_reads(IMAGE, classifier, cut_as_is, [np.float32([220, 50]), np.float32([260, 50])], ROW)

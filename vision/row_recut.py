@@ -5,9 +5,10 @@ index-corner detector still finds most cards' corners, but guesses their sides b
 quarter of a right angle, or two thirds of the card's size, so the crop misses the index and the corner reads
 "not a card". The cards it did read in that row are of one deck and lie one way, so their median
 sides are a better guess than a corner's own. Each corner left unread near them is cut again with
-those sides, at three sizes, and read only where all three crops read the same card over the
-threshold and none leans to another: a crop too small for its index can read one index as another
-(a large serif A as a 4, confidently), and it seldom does so at all three sizes. The reads are offered
+those sides, at three sizes (and, where that reads nothing, moved a little along the row each way),
+and read only where all three crops read the same card over the threshold and none leans to
+another: a crop too small for its index can read one index as another (a large serif A as a 4,
+confidently), and it seldom does so at all three sizes. The reads are offered
 to the recognizer's tidying like any other: a card found twice is still one card.
 """
 
@@ -28,6 +29,9 @@ REACH = 1.5              # an unread corner is cut again within this many card l
 SAME_CORNER = 0.03       # corners this share of a card's length apart are cut once
 SIZES = (1.0, 1.25, 1.5)  # the crops cut: the row's card, and larger (detectors guess rows' cards short)
 LEANING = 0.5            # a first crop read only this sure of a card is worth the larger two
+NUDGES = (-0.04, 0.04)   # a corner read nothing is cut again moved this share of a card's length along
+#                          the row each way (the detector's corners lie a few hundredths off: in a tight
+#                          row, on the neighbour's strip or on the card's face before its index)
 
 
 def row_shape(reads: Sequence[Recognition]) -> tuple[np.ndarray, np.ndarray] | None:
@@ -74,7 +78,7 @@ def recut_reads(image: np.ndarray, classifier, cropper, corners: Sequence[np.nda
         if not picked:
             break
         left = [corner for corner in left if not near_any(corner, anchors, REACH * length)]
-        new = read_at(image, classifier, cropper, picked, across, down)
+        new = read_near(image, classifier, cropper, picked, across, down)
         found += new
         anchors = new
     return found
@@ -82,6 +86,23 @@ def recut_reads(image: np.ndarray, classifier, cropper, corners: Sequence[np.nda
 
 def near_any(corner: np.ndarray, reads: Sequence[Recognition], reach: float) -> bool:
     return any(float(np.linalg.norm(corner - r.quad[0])) <= reach for r in reads)
+
+
+def read_near(image: np.ndarray, classifier, cropper, picked: Sequence[np.ndarray], across: np.ndarray,
+              down: np.ndarray) -> list[Recognition]:
+    """The cards read at each corner in `picked` (read_at), or, where nothing is read there, at the
+    first of NUDGES that reads one."""
+    found = read_at(image, classifier, cropper, picked, across, down)
+    step = across / max(float(np.linalg.norm(across)), 1e-6) * float(np.linalg.norm(down))
+    left = [corner for corner in picked if not any(np.allclose(r.quad[0], corner) for r in found)]
+    for nudge in NUDGES:
+        if not left:
+            break
+        moved = [corner + nudge * step for corner in left]
+        new = read_at(image, classifier, cropper, moved, across, down)
+        found += new
+        left = [corner for corner, there in zip(left, moved) if not any(np.allclose(r.quad[0], there) for r in new)]
+    return found
 
 
 def read_at(image: np.ndarray, classifier, cropper, picked: Sequence[np.ndarray], across: np.ndarray,
