@@ -9,7 +9,10 @@ where it was, the crop only takes in more of the card and its neighbours); those
 So each is cut again at the larger sizes the row recut uses, from its own corner along its own
 sides: a read that holds at every size stands against one that does not, which is dropped (the card
 it was cut from is the other read's, or a neighbour's read elsewhere). Where both hold, or neither,
-both stay, and are left unread as contradicting.
+a deck holds each card once: a read whose card is also read elsewhere in the frame, as a card of
+its own (vision.one_card would not join them), is the misread and is dropped (a tight crop's 3 read
+as the 5 that lies further along the row). Otherwise both stay, and are left unread as
+contradicting.
 """
 
 from __future__ import annotations
@@ -19,22 +22,43 @@ from typing import Sequence
 import numpy as np
 
 from vision.crops import parallelogram
-from vision.one_card import contradicting_pairs
+from vision.one_card import area, contradicting_pairs, joined
 from vision.row_recut import SIZES
 from vision.types import Recognition
 
 
 def settle(image: np.ndarray, classifier, cropper, found: Sequence[Recognition]) -> list[Recognition]:
     """found without the reads that lose a contradiction: each one that changes (or reads nothing) when
-    cut at SIZES of its outline while the read it contradicts holds at all of them."""
+    cut at SIZES of its outline while the read it contradicts holds at all of them; where both hold
+    or neither, one whose card is read elsewhere while the other's is not."""
     found = list(found)
     pairs = contradicting_pairs(found)
     if not pairs:
         return found
     involved = sorted({n for pair in pairs for n in pair})
     holding = dict(zip(involved, holds_larger(image, classifier, cropper, [found[n] for n in involved])))
-    losers = {m if holding[n] else n for n, m in pairs if holding[n] != holding[m]}
+    losers = set()
+    for n, m in pairs:
+        if holding[n] != holding[m]:
+            losers.add(m if holding[n] else n)
+            continue
+        twice = read_elsewhere(found, n), read_elsewhere(found, m)
+        if twice[0] != twice[1]:
+            losers.add(n if twice[0] else m)
     return [rec for n, rec in enumerate(found) if n not in losers]
+
+
+def read_elsewhere(found: Sequence[Recognition], n: int) -> bool:
+    """Whether found[n]'s card is read again in found as another physical card (one that
+    vision.one_card would not join to it)."""
+    rec = found[n]
+    return any(other.card == rec.card and one_card(rec, other) is None
+               for m, other in enumerate(found) if m != n)
+
+
+def one_card(a: Recognition, b: Recognition) -> Recognition | None:
+    """vision.one_card.joined for two reports in either order of size."""
+    return joined(a, b) if area(a.quad) >= area(b.quad) else joined(b, a)
 
 
 def holds_larger(image: np.ndarray, classifier, cropper, reads: Sequence[Recognition]) -> list[bool]:
