@@ -88,20 +88,23 @@ class TablePage:
         return self
 
     def wait_until_interrupted(self) -> None:
-        """Keep serving (the final board) until Ctrl-C or SIGTERM."""
+        """Keep serving (the final board) until Ctrl-C (SIGINT) or SIGTERM. Both are caught here, so
+        SIGINT ends it even where it was started ignoring SIGINT (a shell's background job)."""
         stop = threading.Event()
-        try:
-            previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-        except ValueError:  # not the main thread
-            previous = None
+        previous = {}
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                previous[sig] = signal.signal(sig, lambda *_: stop.set())
+            except ValueError:  # not the main thread
+                pass
         try:
             while not stop.wait(0.5):
                 pass
         except KeyboardInterrupt:
             pass
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
     def close(self) -> None:
         self.server.stop()
