@@ -430,7 +430,11 @@ def test_the_square_corners_of_a_patch_nothing_explains_are_offered_as_index_cor
     # its short side runs clockwise from the corner, its long side down the blob's edge, as long as
     # that edge (no other card tells the length): the first card's outline
     assert np.allclose(at_first, first, atol=1)
-    # explained by an outline there, or a sure corner: nothing guessed
+    # explained by an outline there, or a sure corner: nothing guessed but a corner outside it (the
+    # second card's, where the outline holds the first card and the blob's centre)
     finder = PatchFinder(detector, [])
-    assert finder.guessed_corners([Patch((100.0, 100.0, 210.0, 230.0), blob)], [first * 1.2 - 20]) == []
+    patch = Patch((100.0, 100.0, 210.0, 230.0), blob)
+    assert finder.guessed_corners([patch], [first * 1.2 - 20, first + np.float32([40, 30])]) == []
+    (outside,) = finder.guessed_corners([patch], [first * 1.2 - 20])
+    assert tuple(outside.quad[0].round()) == (210, 230)
     assert square_corners(np.float32([[0, 0], [100, 50], [0, 100]]), None) == []   # no square corner

@@ -87,6 +87,8 @@ PATCH_SPAN = (0.5, 1.25)  # a patch is read only where its longest extent is thi
 #                          other cards' length: half a face at least, a card's diagonal at most;
 CARD_LENGTH_HITS = 3     # sure corners needed to tell the finder the frame's card length
 PATCH_SIZE_SLACK = 0.35  # a card found there is within this |log| of the frame's other cards' length
+CORNER_OUTSIDE = 0.05    # a patch's square corner this share of a card's length outside every card
+#                          explained is guessed even where one holds the patch's centre
 
 
 def meta_path_for(model_path: Path) -> Path:
@@ -346,6 +348,13 @@ def explains(quads: Sequence[np.ndarray], box: tuple[float, float, float, float]
     return any(cv2.pointPolygonTest(np.asarray(q, np.float32), centre, False) >= 0 for q in quads)
 
 
+def outside_all(point: np.ndarray, quads: Sequence[np.ndarray], margin: float) -> bool:
+    """Whether point lies more than margin pixels outside every quad."""
+    where = (float(point[0]), float(point[1]))
+    return all(cv2.pointPolygonTest(np.asarray(q, np.float32).reshape(-1, 1, 2), where, True) < -margin
+               for q in quads)
+
+
 def card_sized(box: tuple[float, float, float, float], typical: float) -> bool:
     """Whether a patch could be one card's face, or most of it, where the frame's cards are
     `typical` long (PATCH_SPAN): a hand, a phone's screen or a sheet of paper is often larger."""
@@ -466,14 +475,20 @@ class CornerFinder:
         return found
 
     def guessed_corners(self, patches: Sequence, explained: Sequence[np.ndarray]) -> list[CornerHit]:
-        """The nearly square corners of each bright patch that nothing explains, offered as index
-        corners of cards as long as the frame's others (vision.outline_corners): two cards laid
-        overlapping, whose indices the detector missed."""
+        """The nearly square corners of each bright patch that nothing explains, and of any patch
+        those lying outside every card explained (CORNER_OUTSIDE): offered as index corners of cards
+        as long as the frame's others (vision.outline_corners). Two cards laid overlapping, whose
+        indices the detector missed: one outline may hold the blob's centre and explain one of them
+        only."""
         from vision.finder import typical_size
 
         length = typical_size(list(explained))[0] if explained else None
-        return [CornerHit(quad, self.detector.threshold) for patch in patches if not explains(explained, patch.box)
-                for quad in square_corners(patch.outline, length)]
+        guessed = []
+        for patch in patches:
+            unexplained = not explains(explained, patch.box)
+            guessed += [CornerHit(quad, self.detector.threshold) for quad in square_corners(patch.outline, length)
+                        if unexplained or outside_all(quad[0], explained, CORNER_OUTSIDE * length)]
+        return guessed
 
     def __call__(self, image: np.ndarray) -> list:
         from vision.finder import Candidate
