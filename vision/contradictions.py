@@ -52,11 +52,11 @@ def read_elsewhere(found: Sequence[Recognition], n: int) -> bool:
     """Whether found[n]'s card is read again in found as another physical card (one that
     vision.one_card would not join to it)."""
     rec = found[n]
-    return any(other.card == rec.card and one_card(rec, other) is None
+    return any(other.card == rec.card and joined_either_way(rec, other) is None
                for m, other in enumerate(found) if m != n)
 
 
-def one_card(a: Recognition, b: Recognition) -> Recognition | None:
+def joined_either_way(a: Recognition, b: Recognition) -> Recognition | None:
     """vision.one_card.joined for two reports in either order of size."""
     return joined(a, b) if area(a.quad) >= area(b.quad) else joined(b, a)
 

@@ -128,10 +128,11 @@ class Recognizer:
         candidates, wider = look(image) if look is not None else (list(self.finder(image)), None)
         reports = self.read_candidates(image, candidates)
         if wider is not None and worth_a_wider_look(image, reports):
-            reports = self.read_candidates(image, candidates + wider(any(r.card is not None for r in reports)))
+            candidates = candidates + wider(any(r.card is not None for r in reports))
+            reports = self.read_candidates(image, candidates)
         if look is not None and worth_a_closer_look(image, reports):
-            quartered = in_quarters(lambda window: look(window)[0], image, read_length(reports))
-            reports = self.read_candidates(image, candidates + quartered)
+            candidates = candidates + in_quarters(lambda window: look(window)[0], image, read_length(reports))
+            reports = self.read_candidates(image, candidates)
         return reports if self.deck is None else self.deck.reread(image, reports)
 
     def read_candidates(self, image: np.ndarray, candidates: list) -> list[Recognition]:
