@@ -33,8 +33,8 @@ from vision.one_card import area, one_report_per_card, overlap, side_lengths
 from vision.row_recut import recut_reads
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
-from vision.zoom_in import in_quarters, read_length, worth_a_closer_look
-from vision.zoom_out import worth_a_wider_look
+from vision.zoom_in import in_quarters, worth_a_closer_look
+from vision.zoom_out import read_length, worth_a_wider_look
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
 CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart,

@@ -16,18 +16,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from vision.one_card import long_side
-from vision.zoom_out import in_frame
+from vision.zoom_out import in_frame, read_length
 
 SMALL_READ = 1 / 6   # cards read shorter than this share of the frame's shorter side (median) are small
 REACH = 1.25         # the quarters reach this many card lengths past the middle lines: a card's
 #                      diagonal (1.22 of its length), however it is turned
-
-
-def read_length(reports: Sequence) -> float | None:
-    """The median long side of the cards read (vision.types.Recognition), or None where none was."""
-    lengths = [long_side(r.quad) for r in reports if r.card is not None]
-    return float(np.median(lengths)) if lengths else None
 
 
 def worth_a_closer_look(image: np.ndarray, reports: Sequence) -> bool:

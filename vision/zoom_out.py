@@ -112,8 +112,14 @@ def worth_a_wider_look(image: np.ndarray, reports: Sequence) -> bool:
     look finds: none was read, or the cards read are large (a phone's photo, a camera close to the
     table), where a court card or an ace beside them may be too large for the index-corner detector.
     Frames of a camera over a card table, whose cards are read at a fifth of the frame, are not."""
+    length = read_length(reports)
+    return length is None or length >= BIG_READ * min(image.shape[:2])
+
+
+def read_length(reports: Sequence) -> float | None:
+    """The median long side of the cards read (vision.types.Recognition), or None where none was."""
     lengths = [long_side(r.quad) for r in reports if r.card is not None]
-    return not lengths or float(np.median(lengths)) >= BIG_READ * min(image.shape[:2])
+    return float(np.median(lengths)) if lengths else None
 
 
 def shrunk(image: np.ndarray, fit: float) -> np.ndarray:
