@@ -314,6 +314,10 @@ def test_neighbours_in_a_row_laid_down_their_length_are_two_cards():
     # eighth of a card's length): still two cards.
     tight = Recognition(Card.parse("AS"), 0.97, np.float32(box(12, 0)))
     assert len(drop_overlaps([upper, tight])) == 2
+    # Laid a fifth of a card apart, one turned end for end and read at its own index: the two
+    # reading corners lie at the cards' two ends, but neither index lies on the other's outline.
+    turned = Recognition(Card.parse("AS"), 0.97, np.roll(np.float32(box(20, 0)), -2, axis=0))
+    assert len(drop_overlaps([upper, turned])) == 2
 
 
 # --- the second look at an almost sure read (vision.second_look) ---------------------------------

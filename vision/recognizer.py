@@ -29,7 +29,7 @@ from vision.classifier import CardClassifier
 from vision.contradictions import settle
 from vision.crops import index_centre
 from vision.deck_reader import DeckReader
-from vision.one_card import area, one_report_per_card, overlap, side_lengths
+from vision.one_card import area, index_on, one_report_per_card, overlap, side_lengths
 from vision.row_recut import recut_reads
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
@@ -317,7 +317,9 @@ def same_place(a: Recognition, b: Recognition) -> bool:
 
     Outlines that overlap this much are one card, except two reads of different cards whose reading
     corners lie apart: in a row laid down the cards' length, neighbours' outlines overlap by half.
-    Read at the two ends of one card (an index corner and the one diagonally opposite), they are one.
+    Read at the two ends of one card (an index corner and the one diagonally opposite), they are one,
+    provided one of the two indices lies on the other's outline: where neither does, they are two cards
+    side by side, one turned end for end.
     Read at corners near each other, they are one card (its index read twice, once askew) only when
     their index crops are nearly the same place: cards fanned close put their indices side by side.
     """
@@ -332,6 +334,8 @@ def same_place(a: Recognition, b: Recognition) -> bool:
 
     if not apart(a.quad[0], b.quad[0], CORNERS_APART):
         return not apart(index_centre(a.quad), index_centre(b.quad), INDEXES_APART)
+    if not (index_on(a, b) or index_on(b, a)):
+        return False
     return not (apart(a.quad[0], b.quad[2], CORNERS_APART) and apart(a.quad[2], b.quad[0], CORNERS_APART))
 
 
