@@ -105,6 +105,17 @@ def test_an_unread_card_like_a_learned_one_is_read(rule):
     assert out[0].card == C("AS") and out[0].confidence >= MATCH
 
 
+def test_an_unread_card_is_read_only_as_a_learned_card_the_classifier_is_unsure_of(rule):
+    """The deck's 2S is read surely from its learned photo: a card the classifier is unsure of, though
+    its fingerprint matches that 2S, is another card (a club taken for a spade, a queen for a nine)."""
+    deck, classifier = rule
+    classifier.rows[17] = softmax(0.1 * np.log(classifier.rows[11]))   # the same fingerprint, unsure
+    assert classifier.decide(classifier.rows[17])[0] is None
+    match = DeckReader(deck, classifier, crop_of_quad).matches(classifier.rows[17])[0]
+    assert match.card == C("2S") and match.strong
+    assert reread(deck, classifier, Recognition(None, 0.2, quad_for(17)))[0].card is None
+
+
 def test_an_unread_card_leaning_to_an_unlearned_card_stays_unread(rule):
     deck, classifier = rule  # KH not learned: the ace's likeness alone does not outweigh it
     assert reread(deck, classifier, Recognition(None, 0.6, quad_for(10)))[0].card is None

@@ -10,8 +10,11 @@ when the deck is loaded, and each card the recognizer reports is compared with t
 - a learned match is strong when its cosine reaches MATCH and beats every other learned card's by
   MARGIN;
 - a card seen but not read, its index unsure, strongly matching a learned card, is read as that
-  card, unless the classifier thinks more likely than not that it is another card the deck has not
-  learned (where it has, the fingerprints have already chosen between the two);
+  card where the classifier is unsure of that card in its learned photos too (this deck's ace looks
+  like a king to it), unless the classifier thinks more likely than not that it is another card the
+  deck has not learned (where it has, the fingerprints have already chosen between the two); a card
+  the classifier read surely when learned and is unsure of now is likelier another card that it
+  resembles (a club taken for a spade, a queen for a nine);
 - a card whose index was read surely but which the recognizer refused for reasons of its own (another
   corner, a neighbour's outline, its whole face) is read only where the learned card matching it still
   more strongly (OVERRULE) is the card its index shows;
@@ -77,7 +80,9 @@ class DeckReader:
                 crops.append(crop)
         self.learned = deck.cards
         self._owner = np.array([self.learned.index(card) for card in owners], np.int64)
-        self._prints = fingerprints(classifier.probabilities(crops)) if crops else np.zeros((0, 1))
+        rows = classifier.probabilities(crops) if crops else np.zeros((0, 1))
+        self._prints = fingerprints(rows) if crops else np.zeros((0, 1))
+        self._unsure = {card for card, row in zip(owners, rows) if classifier.decide(row)[0] != card}
         self._seen: dict[bytes, np.ndarray] = {}
         self._frame: np.ndarray | None = None
 
@@ -150,7 +155,7 @@ class DeckReader:
         if index is not None:  # refused by the recognizer's own rules, not for an unsure index
             if index != match.card or match.similarity < OVERRULE:
                 return rec
-        elif self.contradicted(match.card, probs):
+        elif match.card not in self._unsure or self.contradicted(match.card, probs):
             return rec
         return Recognition(match.card, match.similarity, rec.quad)
 
