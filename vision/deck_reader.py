@@ -81,7 +81,8 @@ class DeckReader:
         self.learned = deck.cards
         self._owner = np.array([self.learned.index(card) for card in owners], np.int64)
         rows = classifier.probabilities(crops) if crops else np.zeros((0, 1))
-        self._prints = fingerprints(rows) if crops else np.zeros((0, 1))
+        self._prints = fingerprints(rows) if crops else rows
+        # the learned cards the classifier does not read surely as themselves in their own photos
         self._unsure = {card for card, row in zip(owners, rows) if classifier.decide(row)[0] != card}
         self._seen: dict[bytes, np.ndarray] = {}
         self._frame: np.ndarray | None = None
