@@ -13,7 +13,8 @@ physical deck, each learned from one photo of each card (the first, by file name
 its other photos; and every other source read with each learned deck (another deck on the table).
 
 Also: learning time for 52 photos, a six-card frame's time with and without a learned deck (one
-core, paired), a deck's size on disk. MUGGINS_BENCH_SCALE=0.2 reads fewer scenes;
+core, paired), a deck's size on disk, and learning from photos of a card filling the frame (kentdoan's
+one-card photos cut inside the card's edges). MUGGINS_BENCH_SCALE=0.2 reads fewer scenes;
 MUGGINS_BENCH_DECKS=validation reads the ten synthetic validation font decks in place of the held-out
 decks (index fonts no training deck uses, at 0.3 of the scenes a deck), and MUGGINS_BENCH_REAL=0 leaves
 the real photographs out.
@@ -320,6 +321,43 @@ def learning_time_real() -> None:
           f"loaded first: {seconds:.1f} s, {len(report.learned)} cards learned, {len(report.refused)} refused")
 
 
+def close_ups(recognizer, inside: float = 0.03) -> None:
+    """Learning from phone photos of one card filling the frame: kentdoan's one-card photos cut to the
+    card's box, `inside` of a card's length within it on every side, so the frame cuts its edges."""
+    import cv2
+
+    from bench.real.build import DEFAULT_OUT, folder_name, load_labels
+    from cribbage.cards import Card
+    from vision.deck_learning import PhotoRefused, index_crops
+    from vision.one_card import long_side
+
+    folder = DEFAULT_OUT / folder_name(REAL_DECKS[0])
+    photos, found, learned, refused = 0, 0, 0, Counter()
+    for label in load_labels():
+        path = folder / label["path"]
+        if label["source"] != REAL_DECKS[0] or len(label["cards"]) != 1 or not path.is_file():
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        reads = [rec for rec in recognizer.recognize(image) if rec.card is not None]
+        if len(reads) != 1:
+            continue
+        cut = int(round(inside * long_side(reads[0].quad)))
+        (x0, y0), (x1, y1) = np.maximum(reads[0].quad.min(axis=0), 0).astype(int), reads[0].quad.max(axis=0).astype(int)
+        close = np.ascontiguousarray(image[y0 + cut:y1 - cut, x0 + cut:x1 - cut])
+        photos += 1
+        found += bool(recognizer.recognize(close))
+        try:
+            index_crops(recognizer, close, Card.parse(label["cards"][0]))
+            learned += 1
+        except PhotoRefused as exc:
+            refused[str(exc).split(" (")[0]] += 1
+    if photos:
+        print(f"\nA card filling the photo ({REAL_DECKS[0]}'s one-card photos cut {inside:.0%} of a card inside "
+              f"its box on every side): a card found in {found} of {photos} as they are; learned from {learned} "
+              f"(looked at again inside a dark border where none is found); refused: "
+              f"{', '.join(f'{n} {why}' for why, n in refused.items()) or 'none'}")
+
+
 def main() -> None:
     from bench.machine import describe
     from vision.recognizer import Recognizer
@@ -333,6 +371,7 @@ def main() -> None:
     timing(recognizer, decks)
     if os.environ.get("MUGGINS_BENCH_REAL", "1") != "0":
         learning_time_real()
+        close_ups(recognizer)
 
 
 if __name__ == "__main__":

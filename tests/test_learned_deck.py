@@ -295,6 +295,25 @@ def test_learning_refuses_each_bad_photo_saying_why(learning):
     assert reasons["jc-9.jpg"] == "not an image OpenCV can read"
 
 
+def test_a_card_filling_the_photo_its_edges_cut_is_learned(learning):
+    """A phone held close over one card: the photo shows the card's face, cut a little inside its
+    edges on every side. The recognizer finds no card in it as it is; learning finds it inside a border."""
+    from vision.deck_learning import index_crops
+    from vision.one_card import long_side
+
+    _, _, recognizer = learning
+    image = photo(np.random.default_rng(7), [C("9S")], height=0.8, tilt=0.0)
+    card = recognizer.recognize(image)
+    assert [rec.card for rec in card] == [C("9S")]
+    (x0, y0), (x1, y1) = card[0].quad.min(axis=0), card[0].quad.max(axis=0)
+    cut = round(0.03 * long_side(card[0].quad))
+    close = np.ascontiguousarray(image[int(y0) + cut:int(y1) - cut, int(x0) + cut:int(x1) - cut])
+    assert recognizer.recognize(close) == []
+    crops = index_crops(recognizer, close, C("9S"))
+    probs = recognizer.classifier.probabilities(crops[:1])[0]
+    assert recognizer.classifier.cards[int(np.argmax(probs))] == C("9S")
+
+
 def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
     """Scenes of the learned deck and of another deck, read with and without it: a read card stays that
     card or becomes unread, never another; the learned cards are read; nothing read is wrong."""

@@ -2,7 +2,8 @@
 
 `5C.jpg`, `10h.png`, `qs-2.jpg` (a second photo of the queen of spades): the name before an optional
 `-N` or `_N` is any notation cribbage.cards reads, in any case. Each photo is read by the generic
-recognizer, which must find exactly one card; its index crop is kept at the corner where the classifier
+recognizer, which must find exactly one card (a phone photo of a card filling the frame, its edges cut,
+is looked at again inside a dark border); its index crop is kept at the corner where the classifier
 finds the named card likeliest (and the diagonal index corner too, where that one looks like an index).
 A photo that cannot be used is refused with its reason, and the others are still learned; a card the
 classifier reads surely as another is refused too, unless the names are trusted (`--trust-names`: a
@@ -25,6 +26,8 @@ from vision.learned_deck import DeckError, LearnedDeck, check_name
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 SECOND_PHOTO = re.compile(r"^(.+?)[-_]\d+$")
 INDEX_LIKE = 0.9       # the diagonal corner is kept too where the classifier is this sure it shows an index
+BORDER = 0.15          # a photo where no card is found is looked at again inside a dark border this share
+BORDER_COLOUR = (40, 40, 40)  # of its longer side wide, this colour (BGR)
 
 
 class PhotoRefused(DeckError):
@@ -67,13 +70,25 @@ def read_photo(path: Path) -> np.ndarray:
 
 def index_crops(recognizer, image: np.ndarray, card: Card, trust_name: bool = False) -> list[np.ndarray]:
     """The index crops of the one card in a learning photo, best first; PhotoRefused saying why not
-    (no card, several, or a card the classifier reads surely as another: see report_crops)."""
+    (no card, several, or a card the classifier reads surely as another: see report_crops). A card
+    filling the photo, its edges cut by the frame, has no outline or corner to find: where none is
+    found, the photo is looked at again inside a dark border (bordered)."""
     reports = recognizer.recognize(image)
+    if not reports:
+        image = bordered(image)
+        reports = recognizer.recognize(image)
     if not reports:
         raise PhotoRefused("no card found")
     if len(reports) > 1:
         raise PhotoRefused(f"{len(reports)} cards found: one card a photo")
     return report_crops(recognizer, image, reports[0], card, trust_name)
+
+
+def bordered(image: np.ndarray) -> np.ndarray:
+    """The photo inside a dark border (BORDER): a card cut by the photo's edges becomes a bright card
+    on a dark table, with edges and corners where the photo's are."""
+    width = int(round(BORDER * max(image.shape[:2])))
+    return cv2.copyMakeBorder(image, width, width, width, width, cv2.BORDER_CONSTANT, value=BORDER_COLOUR)
 
 
 def looks_like(recognizer, rec, card: Card, probs: np.ndarray) -> str | None:
