@@ -120,7 +120,26 @@ def row(label: str, t: Counter, group: str = "") -> str:
 HEADER = f"{'':44s} {'cards':>6s} {'right':>9s} {'wrong':>15s} {'not read (missed)':>17s}"
 
 
-def rendered(recognizer) -> dict:
+class Targets:
+    """Issue 26's figures as this run measured them, each with whether it is reached; printed last."""
+
+    def __init__(self):
+        self.lines: list[tuple[str, str, bool]] = []
+
+    def add(self, target: str, measured: str, reached: bool) -> None:
+        self.lines.append((target, measured, reached))
+
+    def print(self) -> None:
+        print("\nIssue 26's targets, as measured above:")
+        for target, measured, reached in self.lines:
+            print(f"  {target:56s} {'reached' if reached else 'NOT reached':12s} {measured}")
+
+
+def percent_of(t: Counter, what: str, group: str = "") -> float:
+    return 100.0 * t[group + what] / t[group + "cards"] if t[group + "cards"] else 100.0
+
+
+def rendered(recognizer, targets: Targets) -> dict:
     from bench.bench_vision import bench_decks
     from sim.render.scenes import make_scene
     from vision.deck_reader import DeckReader
@@ -155,16 +174,21 @@ def rendered(recognizer) -> dict:
     print(f"(reading pass {time.time() - started:.0f} s)\n")
     print(f"Rendered {label} decks, learned on the felt table, read on the four others:")
     print(HEADER)
+    totals: dict[tuple, Counter] = defaultdict(Counter)
     for kind in SCENES:
         for mode, words in (("generic", "without a learned deck"), ("learned", "with the deck learned")):
-            total = Counter()
             for deck in deck_names:
-                total.update(tallies[(deck, kind, mode)])
+                totals[(kind, mode)].update(tallies[(deck, kind, mode)])
                 print(row(f"  {deck} {kind}, {words}", tallies[(deck, kind, mode)]))
-            print(row(f"ALL {kind}, {words}", total))
+            print(row(f"ALL {kind}, {words}", totals[(kind, mode)]))
         print()
+    learned = [totals[(kind, "learned")] for kind in SCENES]
+    targets.add(f"rendered {label}, deck learned: >= 99.9 % right",
+                ", ".join(f"{kind} {percent_of(t, 'right'):.2f} %" for kind, t in zip(SCENES, learned)),
+                all(percent_of(t, "right") >= 99.9 for t in learned))
     print("Half the deck learned (every other card): the cards it knows, and the others")
     print(HEADER)
+    halves_known, halves_other, wrong_learned = [], [], sum(t["wrong"] for t in learned)
     for kind in SCENES:
         generic, half = Counter(), Counter()
         for deck in deck_names:
@@ -175,6 +199,16 @@ def rendered(recognizer) -> dict:
             print(row(f"ALL {kind}, {name}, half learned", half, group))
         print(f"{'ALL ' + kind + ', reads where no such card lies':44s} without {generic['extra wrong']}, "
               f"half learned {half['extra wrong']}")
+        halves_known.append(f"{kind} {percent_of(half, 'right', 'known '):.2f} %")
+        halves_other.append((kind, percent_of(generic, "right", "other "), percent_of(half, "right", "other ")))
+        wrong_learned += half["wrong"]
+    targets.add(f"rendered {label}, half learned: its cards >= 99.9 %", ", ".join(halves_known),
+                all(float(text.split()[1]) >= 99.9 for text in halves_known))
+    targets.add(f"rendered {label}, half learned: the others as without",
+                ", ".join(f"{kind} {a:.2f} -> {b:.2f} %" for kind, a, b in halves_other),
+                all(b >= a for _, a, b in halves_other))
+    targets.add(f"rendered {label}: 0 wrong with a deck learned", f"{wrong_learned} wrong (whole and half)",
+                wrong_learned == 0)
     others = len(deck_names) - 1
     print(f"\nAnother deck on the table (each deck read with each other {label} deck learned, {others} readings a card):")
     print(HEADER)
@@ -186,10 +220,12 @@ def rendered(recognizer) -> dict:
         generic = Counter({k: others * v for k, v in generic.items()})
         print(row(f"ALL {kind}, without (counted {others} times)", generic))
         print(row(f"ALL {kind}, another deck learned", other))
+        targets.add(f"rendered {label} {kind}, another deck learned: wrong", f"{generic['wrong']} -> {other['wrong']}",
+                    other["wrong"] <= generic["wrong"])
     return decks
 
 
-def timing(recognizer, decks: dict) -> None:
+def timing(recognizer, decks: dict, targets: Targets) -> None:
     from bench.bench_vision import six_card_frames
     from bench.machine import pin_to_one_core
     from vision.deck_reader import DeckReader
@@ -220,11 +256,13 @@ def timing(recognizer, decks: dict) -> None:
         sizes = [save_deck(Path(folder), learned).stat().st_size for learned in decks.values()]
     crops = [sum(len(v) for v in learned.crops.values()) for learned in decks.values()]
     print(f"deck file on disk: {', '.join(f'{s / 1e3:.0f} kB ({c} crops)' for s, c in zip(sizes, crops))}")
+    targets.add("a frame with a learned deck: <= 10 % slower", f"{100 * (ratio - 1):+.1f} %", ratio <= 1.10)
+    targets.add("a learned deck: <= 5 MB on disk", f"largest {max(sizes) / 1e3:.0f} kB", max(sizes) <= 5e6)
 
 
 # ---- real photographs --------------------------------------------------------------------------------
 
-def real(recognizer) -> None:
+def real(recognizer, targets: Targets) -> None:
     import cv2
 
     from bench.bench_real import present
@@ -268,6 +306,7 @@ def real(recognizer) -> None:
         print(f"\n{source}: learned {len(learned.cards)} cards from {len(used) + len(refused)} photos "
               f"({seconds:.1f} s); refused {len(refused)}: {'; '.join(refused) or 'none'}")
     print(f"{'':44s} {'cards':>6s} {'right':>9s} {'wrong':>15s} {'unread, missed':>15s}")
+    own = {}
     for source in REAL_DECKS:
         rows = defaultdict(Counter)
         for key, (label, image, recs) in reports.items():
@@ -280,6 +319,15 @@ def real(recognizer) -> None:
             t = rows[mode]
             print(f"{source.split('/')[0] + ' other photos, ' + mode:44s} {t['cards']:6d} {pct(t['right'], t['cards']):>9s} "
                   f"{pct(t['wrong'], t['cards']):>9s} ({t['wrong']:3d}) {t['unread']:5d}, {t['missed']}")
+        own[source.split("/")[0]] = rows
+    targets.add("real photographs, own deck learned: >= 99.9 % right",
+                ", ".join(f"{name} {percent_of(rows['learned'], 'right'):.2f} %" for name, rows in own.items()),
+                all(percent_of(rows["learned"], "right") >= 99.9 for rows in own.values()))
+    targets.add("real photographs, own deck learned: 0 wrong",
+                ", ".join(f"{name} {rows['learned']['wrong']} (without it {rows['generic']['wrong']})"
+                          for name, rows in own.items()),
+                all(rows["learned"]["wrong"] == 0 for rows in own.values()))
+    others = []
     print("\nAnother deck on the table: every photo of the other sources, read with each learned deck:")
     for source in REAL_DECKS:
         rows = defaultdict(Counter)
@@ -292,9 +340,12 @@ def real(recognizer) -> None:
         print(f"  {source.split('/')[0]} learned: {rows['generic']['cards']} cards; right "
               f"{pct(rows['generic']['right'], rows['generic']['cards'])} -> {pct(rows['learned']['right'], rows['learned']['cards'])}, "
               f"wrong {rows['generic']['wrong']} -> {rows['learned']['wrong']}")
+        others.append((source.split("/")[0], rows["generic"]["wrong"], rows["learned"]["wrong"]))
+    targets.add("real photographs, another deck learned: wrong", ", ".join(f"{name} {a} -> {b}" for name, a, b in others),
+                all(b <= a for _, a, b in others))
 
 
-def learning_time_real() -> None:
+def learning_time_real(targets: Targets) -> None:
     """`muggins deck learn`'s own path on kentdoan's 52 one-card photos (phone photos), one core."""
     from bench.real.build import DEFAULT_OUT, folder_name
     from vision.deck_learning import learn_folder
@@ -319,6 +370,7 @@ def learning_time_real() -> None:
         seconds = time.perf_counter() - start
     print(f"\n`muggins deck learn` path on {named} real one-card photos ({REAL_DECKS[0]}), one core, models "
           f"loaded first: {seconds:.1f} s, {len(report.learned)} cards learned, {len(report.refused)} refused")
+    targets.add("learning 52 photos: <= 60 s", f"{seconds:.1f} s for {named} real photos", seconds <= 60.0)
 
 
 def close_ups(recognizer, inside: float = 0.03) -> None:
@@ -365,13 +417,15 @@ def main() -> None:
     if __name__ == "__main__":
         print(describe())
     recognizer = Recognizer()
-    decks = rendered(recognizer)
+    targets = Targets()
+    decks = rendered(recognizer, targets)
     if os.environ.get("MUGGINS_BENCH_REAL", "1") != "0":
-        real(recognizer)
-    timing(recognizer, decks)
+        real(recognizer, targets)
+    timing(recognizer, decks, targets)
     if os.environ.get("MUGGINS_BENCH_REAL", "1") != "0":
-        learning_time_real()
+        learning_time_real(targets)
         close_ups(recognizer)
+    targets.print()
 
 
 if __name__ == "__main__":
