@@ -199,11 +199,12 @@ def rendered(recognizer, targets: Targets) -> dict:
             print(row(f"ALL {kind}, {name}, half learned", half, group))
         print(f"{'ALL ' + kind + ', reads where no such card lies':44s} without {generic['extra wrong']}, "
               f"half learned {half['extra wrong']}")
-        halves_known.append(f"{kind} {percent_of(half, 'right', 'known '):.2f} %")
+        halves_known.append((kind, percent_of(half, "right", "known ")))
         halves_other.append((kind, percent_of(generic, "right", "other "), percent_of(half, "right", "other ")))
         wrong_learned += half["wrong"]
-    targets.add(f"rendered {label}, half learned: its cards >= 99.9 %", ", ".join(halves_known),
-                all(float(text.split()[1]) >= 99.9 for text in halves_known))
+    targets.add(f"rendered {label}, half learned: its cards >= 99.9 %",
+                ", ".join(f"{kind} {value:.2f} %" for kind, value in halves_known),
+                all(value >= 99.9 for _, value in halves_known))
     targets.add(f"rendered {label}, half learned: the others as without",
                 ", ".join(f"{kind} {a:.2f} -> {b:.2f} %" for kind, a, b in halves_other),
                 all(b >= a for _, a, b in halves_other))
