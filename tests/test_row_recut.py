@@ -68,6 +68,12 @@ def test_no_shape_from_fewer_than_three_alike():
     assert row_shape([ROW[0], read_card(140, 1, ACROSS * 2, DOWN * 2), read_card(180, 2, ACROSS / 2, DOWN / 2)]) is None
 
 
+def test_no_shape_from_reads_half_one_way_round_and_half_the_other():
+    # the median of opposite sides is no side at all: no row shape, and no division by its length
+    turned = [read_card(220 + 40 * k, 3 + k, -ACROSS, -DOWN) for k in range(3)]
+    assert row_shape(ROW + turned) is None
+
+
 def test_unread_corners_beside_a_row_are_read_with_its_cards_shape():
     classifier = ShapeClassifier({(220, 50): 3, (260, 50): 4})
     found = recut_reads(IMAGE, classifier, cut_as_is, [np.float32([220, 50]), np.float32([260, 50])], ROW)

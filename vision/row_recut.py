@@ -43,6 +43,8 @@ def row_shape(reads: Sequence[Recognition]) -> tuple[np.ndarray, np.ndarray] | N
     down = np.array([r.quad[3] - r.quad[0] for r in reads], np.float32)
     mid_down = np.median(down, axis=0)
     length = float(np.linalg.norm(mid_down))
+    if length < 1.0:  # as many reads one way round as the other: the median way is none
+        return None
     alike = [abs(float(np.linalg.norm(d)) / length - 1.0) <= ALIKE_LENGTH and turn_between(d, mid_down) <= ALIKE_TURN
              for d in down]
     if sum(alike) < ROW_READS:
