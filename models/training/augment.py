@@ -15,11 +15,11 @@ import torch.nn.functional as F
 
 def jitter_geometry(x: torch.Tensor, shift: float = 0.08, scale: float = 0.2, angle_deg: float = 6.0) -> torch.Tensor:
     """Small random shift, scale and rotation of each crop (edges filled by replication)."""
-    n = x.shape[0]
-    a = torch.empty(n).uniform_(-angle_deg, angle_deg) * math.pi / 180.0
-    s = 1.0 + torch.empty(n).uniform_(-scale, scale)
-    tx = torch.empty(n).uniform_(-shift, shift) * 2
-    ty = torch.empty(n).uniform_(-shift, shift) * 2
+    n, on = x.shape[0], {"device": x.device}
+    a = torch.empty(n, **on).uniform_(-angle_deg, angle_deg) * math.pi / 180.0
+    s = 1.0 + torch.empty(n, **on).uniform_(-scale, scale)
+    tx = torch.empty(n, **on).uniform_(-shift, shift) * 2
+    ty = torch.empty(n, **on).uniform_(-shift, shift) * 2
     cos, sin = torch.cos(a) * s, torch.sin(a) * s
     theta = torch.stack([torch.stack([cos, -sin, tx], 1), torch.stack([sin, cos, ty], 1)], 1)
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
@@ -32,16 +32,16 @@ def jitter_photometry(x: torch.Tensor) -> torch.Tensor:
     The occasional steps run only on the crops picked for them (the same random draws either way):
     on the detector's big patches this halves the cost of the whole augmentation.
     """
-    n = x.shape[0]
-    gain = torch.empty(n, 1, 1, 1).uniform_(0.55, 1.35)
-    cast = torch.empty(n, 3, 1, 1).uniform_(0.85, 1.15)
-    offset = torch.empty(n, 1, 1, 1).uniform_(-0.12, 0.12)
-    gamma = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.4)
+    n, on = x.shape[0], {"device": x.device}
+    gain = torch.empty(n, 1, 1, 1, **on).uniform_(0.55, 1.35)
+    cast = torch.empty(n, 3, 1, 1, **on).uniform_(0.85, 1.15)
+    offset = torch.empty(n, 1, 1, 1, **on).uniform_(-0.12, 0.12)
+    gamma = torch.empty(n, 1, 1, 1, **on).uniform_(0.7, 1.4)
     # One new tensor, then in place: on big batches each fresh tensor costs as much as the arithmetic.
     x = x.clamp(1e-4, 1.0).log_().mul_(gamma).exp_().mul_(gain * cast).add_(offset)
-    desat = (torch.rand(n, 1, 1, 1) < 0.15).float() * torch.empty(n, 1, 1, 1).uniform_(0.3, 1.0)
+    desat = (torch.rand(n, 1, 1, 1, **on) < 0.15).float() * torch.empty(n, 1, 1, 1, **on).uniform_(0.3, 1.0)
     _towards(x, desat, lambda part: part.mean(dim=1, keepdim=True))
-    fade = (torch.rand(n, 1, 1, 1) < 0.2).float() * torch.empty(n, 1, 1, 1).uniform_(0.0, 0.4)
+    fade = (torch.rand(n, 1, 1, 1, **on) < 0.2).float() * torch.empty(n, 1, 1, 1, **on).uniform_(0.0, 0.4)
     _towards(x, fade, lambda part: part.mean(dim=(1, 2, 3), keepdim=True))
     return x
 
@@ -56,12 +56,12 @@ def _towards(x: torch.Tensor, weight: torch.Tensor, target) -> None:
 
 def jitter_blur_noise(x: torch.Tensor) -> torch.Tensor:
     """Box blur on some crops, Gaussian sensor noise on all (random strength)."""
-    n = x.shape[0]
-    pick = torch.rand(n) < 0.3
+    n, on = x.shape[0], {"device": x.device}
+    pick = torch.rand(n, **on) < 0.3
     if pick.any():  # blur only the picked ones: on the detector's big patches the blur is costly
         x = x.clone()
         x[pick] = F.avg_pool2d(F.pad(x[pick], (1, 1, 1, 1), mode="replicate"), 3, stride=1)
-    sigma = torch.empty(n, 1, 1, 1).uniform_(0.0, 0.06)
+    sigma = torch.empty(n, 1, 1, 1, **on).uniform_(0.0, 0.06)
     return torch.randn_like(x).mul_(sigma).add_(x)
 
 

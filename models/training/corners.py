@@ -2,7 +2,8 @@
 threshold, export models/corners.onnx and models/corners.json.
 
 Training runs on a wall-time budget, on random patches of the views (the network is fully
-convolutional, and patches train faster than whole frames).  The heat map learns with the focal loss
+convolutional, and patches train faster than whole frames), cut from views and targets made once and
+kept on the device it trains on (`--device cuda` trains on a GPU).  The heat map learns with the focal loss
 of CenterNet (Zhou et al., "Objects as Points", 2019); the corner's place in its cell and the card's
 sides with an L1 loss at the cells round each corner.  Validation views are every tenth scene of the
 training decks and all scenes of the validation font decks (fonts no training deck uses): how many
@@ -40,35 +41,50 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cpu", help="where the network trains: cpu, or cuda on a GPU")
+    p.add_argument("--checkpoint", type=Path, default=None, help="the weights saved here every minute and at the end")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="where corners.onnx and corners.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
     return p.parse_args(argv)
 
 
-def batch_of(views, picks: np.ndarray, rng: np.random.Generator, patch: int | None):
-    """Input, heat, regression and mask tensors for the views `picks`, cut to random patches."""
-    import torch
+class PatchSource:
+    """The training views and their targets, made once and kept on the training device; a batch is
+    random patches cut from them.  A patch's targets are its view's cut at the same cells, so a corner
+    just outside a patch still warms the patch's edge."""
 
-    from models.training.corner_data import targets
-    from vision.corners import STRIDE
+    def __init__(self, views, ids: np.ndarray, device):
+        import torch
 
-    images, heats, regs, masks = [], [], [], []
-    for i in picks:
-        image, corners = views.images[i], views.corners[i]
-        if patch is not None:
-            h, w = image.shape[:2]
-            y0 = int(rng.integers(0, (h - patch) // STRIDE + 1)) * STRIDE
-            x0 = int(rng.integers(0, (w - patch) // STRIDE + 1)) * STRIDE
-            image = image[y0:y0 + patch, x0:x0 + patch]
-            corners = corners - np.float32([x0, y0, 0, 0, 0, 0])
-        heat, reg, mask = targets(corners, image.shape[:2])
-        images.append(image)
-        heats.append(heat)
-        regs.append(reg)
-        masks.append(mask)
-    # Laid out plane by plane: the augmentation runs three times as fast on it as on the permuted view.
-    x = torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).contiguous().float() / 255.0
-    return x, torch.from_numpy(np.stack(heats)), torch.from_numpy(np.stack(regs)), torch.from_numpy(np.stack(masks))
+        from models.training.corner_data import targets
+
+        maps = [targets(views.corners[i], views.images[i].shape[:2]) for i in ids]
+        self.images = torch.from_numpy(views.images[ids]).to(device)  # N x H x W x 3, uint8
+        self.heat = torch.from_numpy(np.stack([m[0] for m in maps])).to(device)
+        self.reg = torch.from_numpy(np.stack([m[1] for m in maps])).to(device)
+        self.mask = torch.from_numpy(np.stack([m[2] for m in maps])).to(device)
+
+    def batch(self, rng: np.random.Generator, n: int, patch: int):
+        """Input (n x 3 x patch x patch, 0..1), heat, regression and mask tensors of n random patches."""
+        import torch
+
+        from vision.corners import STRIDE
+
+        h, w = self.images.shape[1:3]
+        picks = rng.integers(0, len(self.images), n)
+        rows = rng.integers(0, (h - patch) // STRIDE + 1, n)
+        cols = rng.integers(0, (w - patch) // STRIDE + 1, n)
+        cells = patch // STRIDE
+        images, heats, regs, masks = [], [], [], []
+        for i, r, c in zip(picks.tolist(), rows.tolist(), cols.tolist()):
+            y, x = r * STRIDE, c * STRIDE
+            images.append(self.images[i, y:y + patch, x:x + patch])
+            heats.append(self.heat[i, r:r + cells, c:c + cells])
+            regs.append(self.reg[i, :, r:r + cells, c:c + cells])
+            masks.append(self.mask[i, r:r + cells, c:c + cells])
+        # Laid out plane by plane: the augmentation runs three times as fast on it as on the permuted view.
+        x = torch.stack(images).permute(0, 3, 1, 2).contiguous().float() / 255.0
+        return x, torch.stack(heats), torch.stack(regs), torch.stack(masks)
 
 
 def loss_of(out, heat, reg, mask):
@@ -87,7 +103,7 @@ def loss_of(out, heat, reg, mask):
     l1 = (out[:, 1:] - reg).abs() * m
     offsets = l1[:, :2].sum() / m.sum().clamp(min=1.0)
     sides = l1[:, 2:].sum() / m.sum().clamp(min=1.0)
-    return focal + offsets + 2.0 * sides, (focal.item(), offsets.item(), sides.item())
+    return focal + offsets + 2.0 * sides, torch.stack([focal, offsets, sides]).detach()
 
 
 def matches(hits, corners: np.ndarray, scale: float) -> tuple[int, int]:
@@ -109,7 +125,7 @@ def matches(hits, corners: np.ndarray, scale: float) -> tuple[int, int]:
     return len(found), false
 
 
-def evaluate(net, views, picks: np.ndarray) -> dict[float, tuple[float, float]]:
+def evaluate(net, views, picks: np.ndarray, device="cpu") -> dict[float, tuple[float, float]]:
     """Per threshold: (share of validation corners found, false peaks per view)."""
     import torch
 
@@ -121,8 +137,8 @@ def evaluate(net, views, picks: np.ndarray) -> dict[float, tuple[float, float]]:
     with torch.no_grad():
         for start in range(0, len(picks), 32):
             chunk = picks[start:start + 32]
-            x = torch.from_numpy(views.images[chunk]).permute(0, 3, 1, 2).float() / 255.0
-            outs = net(x).numpy()
+            x = torch.from_numpy(views.images[chunk]).to(device).permute(0, 3, 1, 2).float() / 255.0
+            outs = net(x).float().cpu().numpy()
             for out, i in zip(outs, chunk):
                 n_true += len(views.corners[i])
                 for t in THRESHOLDS:
@@ -144,7 +160,8 @@ def bf16_is_fast() -> bool:
         return False
 
 
-def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, batch: int, seed: int):
+def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, batch: int, seed: int,
+          device: str = "cpu", checkpoint: Path | None = None):
     import torch
 
     from models.training.augment import jitter_blur_noise, jitter_photometry
@@ -153,10 +170,12 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = CornerNet().to(memory_format=torch.channels_last)
+    device = torch.device(device)
+    source = PatchSource(views, train_ids, device)
+    net = CornerNet().to(device, memory_format=torch.channels_last)
     opt = torch.optim.AdamW(net.parameters(), lr=MAX_LR, weight_decay=1e-4)
-    half = bf16_is_fast()
-    log(f"network run in {'bfloat16 (this CPU has AVX-512 BF16)' if half else 'float32'}; weights and loss in float32")
+    half = device.type == "cuda" or bf16_is_fast()
+    log(f"network run on {device} in {'bfloat16' if half else 'float32'}; weights and loss in float32")
     budget = minutes * 60.0
     start = time.time()
     step, last_report, shown = 0, start, []
@@ -167,9 +186,9 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
         lr = MAX_LR * (frac / 0.05 if frac < 0.05 else 0.5 * (1 + np.cos(np.pi * (frac - 0.05) / 0.95)))
         for group in opt.param_groups:
             group["lr"] = lr
-        x, heat, reg, mask = batch_of(views, rng.choice(train_ids, batch), rng, PATCH)
+        x, heat, reg, mask = source.batch(rng, batch, PATCH)
         x = jitter_blur_noise(jitter_photometry(x)).clamp_(0.0, 1.0)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=half):
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=half):
             out = net(channels_last(x))
         loss, parts = loss_of(out.float(), heat, reg, mask)
         opt.zero_grad()
@@ -178,12 +197,16 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
         step += 1
         shown.append(parts)
         if time.time() - last_report > 60:
-            f, o, s = np.mean(shown, axis=0)
+            f, o, s = torch.stack(shown).mean(dim=0).tolist()  # read back once a minute, not every step
             log(f"  step {step}, {elapsed / 60:.1f}/{minutes:g} min: heat {f:.3f}, offset {o:.3f}, "
                 f"sides {s:.3f} (lr {lr:.2g})")
             shown, last_report = [], time.time()
+            if checkpoint is not None:
+                torch.save(net.state_dict(), checkpoint)
     log(f"trained {step} steps of {batch} patches")
-    return net, evaluate(net, views, val_ids)
+    if checkpoint is not None:
+        torch.save(net.state_dict(), checkpoint)
+    return net, evaluate(net, views, val_ids, device)
 
 
 def export(net, out_dir: Path, threshold: float, extra: dict) -> tuple[Path, Path]:
@@ -194,7 +217,7 @@ def export(net, out_dir: Path, threshold: float, extra: dict) -> tuple[Path, Pat
 
     out_dir.mkdir(parents=True, exist_ok=True)
     onnx_path = out_dir / "corners.onnx"
-    net = net.eval().to(memory_format=torch.contiguous_format)
+    net = net.eval().to("cpu", memory_format=torch.contiguous_format)
     width, height = input_size(*FRAME)  # the training frames' input (the graph takes any size)
     dummy = torch.rand(1, 3, height, width)
     torch.onnx.export(net, (dummy,), str(onnx_path), input_names=["frames"], output_names=["maps"],
@@ -233,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     train_ids, val_ids = np.flatnonzero(~held), np.flatnonzero(held)
     log(f"{len(views.images)} views, {sum(len(c) for c in views.corners)} corners; "
         f"{len(val_ids)} views for validation ({time.time() - started:.0f} s so far)")
-    net, report = train(views, train_ids, val_ids, args.minutes, args.batch, args.seed)
+    net, report = train(views, train_ids, val_ids, args.minutes, args.batch, args.seed, args.device, args.checkpoint)
     for t, (found, false) in sorted(report.items()):
         log(f"  threshold {t:.2f}: {100 * found:.1f} % of validation corners found, {false:.2f} false peaks a view")
     threshold = THRESHOLD
