@@ -172,7 +172,7 @@ class Device:
 
     def _eyes_for(self, frame) -> Eyes:
         if self.eyes is None:
-            self.eyes = Eyes(self.parts.recognizer, self._zones_for(frame))
+            self.eyes = Eyes(self.parts.recognizer, self._zones_for(frame), tell=self._tell)
         return self.eyes
 
     def act_on(self, look: Look) -> None:

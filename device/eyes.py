@@ -2,21 +2,25 @@
 
 Recognizer (find and read every card) then tracker (only what has held over several frames is
 news). The same path serves the camera in `muggins run` and the rendered frames of `muggins demo`.
+A frame the recognizer fails on is skipped and told, so that one fault does not stop a game.
 """
 
 from __future__ import annotations
 
+import logging
 import time
+import traceback
 from dataclasses import dataclass
-
-import numpy as np
-
 from pathlib import Path
 from typing import Callable
+
+import numpy as np
 
 from vision.sources.base import DARK_THRESHOLD, mean_brightness
 from vision.tracker import TableTracker, TrackerConfig
 from vision.zones import Zones
+
+TELL_SKIPPED_EVERY = 100  # after the first frame that could not be read, tell again every this many
 
 
 @dataclass(frozen=True)
@@ -32,11 +36,14 @@ class Look:
 class Eyes:
     """Recognizer + tracker for one table (zones). `recognizer` needs only `.recognize(image)`."""
 
-    def __init__(self, recognizer, zones: Zones, tracker_config: TrackerConfig | None = None):
+    def __init__(self, recognizer, zones: Zones, tracker_config: TrackerConfig | None = None,
+                 tell: Callable[[str], None] | None = None):
         self.recognizer = recognizer
         self.zones = zones
         self.tracker = TableTracker(zones, tracker_config)
+        self.tell = tell or logging.getLogger("muggins.eyes").warning
         self.frames = 0
+        self.skipped = 0
         self.recognize_s = 0.0
 
     @property
@@ -50,13 +57,27 @@ class Eyes:
         if mean_brightness(image) < DARK_THRESHOLD:
             return Look((), self.tracker.state, dark=True)
         start = time.perf_counter()
-        recognitions = self.recognizer.recognize(image)
+        try:
+            recognitions = self.recognizer.recognize(image)
+        except Exception as exc:  # a fault in reading one frame must not stop the game: the frame is skipped
+            self.skipped += 1
+            if self.skipped == 1 or self.skipped % TELL_SKIPPED_EVERY == 0:
+                self.tell(skipped_frame(exc, self.skipped))
+            return Look((), self.tracker.state)
         self.recognize_s += time.perf_counter() - start
         changes: list = []
         for k in range(repeat):
             changes += self.tracker.update(recognitions, timestamp + k * 1e-3)
             self.frames += 1
         return Look(tuple(changes), self.tracker.state, cards_seen=len(recognitions))
+
+
+def skipped_frame(exc: Exception, count: int) -> str:
+    """What to tell of a frame the recognizer failed on: the fault and where it arose, for a bug report."""
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    place = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
+    return (f"a camera frame could not be read ({type(exc).__name__}: {exc}{place}); it was skipped "
+            f"({count} so far). Please report this as a bug.")
 
 
 def recognizer_for(camera, decks_dir: Path, tell: Callable[[str], None]):
