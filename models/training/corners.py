@@ -57,12 +57,16 @@ class PatchSource:
         import torch
 
         from models.training.corner_data import targets
+        from vision.corners import STRIDE
 
-        maps = [targets(views.corners[i], views.images[i].shape[:2]) for i in ids]
+        h, w = views.images.shape[1] // STRIDE, views.images.shape[2] // STRIDE
+        heat = np.empty((len(ids), h, w), np.float32)
+        reg = np.empty((len(ids), 6, h, w), np.float32)
+        mask = np.empty((len(ids), h, w), np.float32)
+        for n, i in enumerate(ids):
+            heat[n], reg[n], mask[n] = targets(views.corners[i], views.images[i].shape[:2])
         self.images = torch.from_numpy(views.images[ids]).to(device)  # N x H x W x 3, uint8
-        self.heat = torch.from_numpy(np.stack([m[0] for m in maps])).to(device)
-        self.reg = torch.from_numpy(np.stack([m[1] for m in maps])).to(device)
-        self.mask = torch.from_numpy(np.stack([m[2] for m in maps])).to(device)
+        self.heat, self.reg, self.mask = (torch.from_numpy(a).to(device) for a in (heat, reg, mask))
 
     def batch(self, rng: np.random.Generator, n: int, patch: int):
         """Input (n x 3 x patch x patch, 0..1), heat, regression and mask tensors of n random patches."""
