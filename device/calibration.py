@@ -123,6 +123,19 @@ def save_zones(path: Path, zones: Zones) -> None:
     write_text_atomically(path, new)
 
 
+def _recognize(recognizer, image: np.ndarray) -> list:
+    """The cards in a calibration picture; a fault in reading it is a UsageError, so the players are
+    told and can try again."""
+    from device.errors import UsageError
+    from vision.errors import RecognitionFault
+    from vision.faults import recognize_picture
+
+    try:
+        return recognize_picture(recognizer, image)
+    except RecognitionFault as exc:
+        raise UsageError(str(exc)) from exc
+
+
 def card_length(image: np.ndarray, recognizer=None) -> float:
     """The long side, in pixels, of the one card laid face up in the picture: the size the recognizer
     then looks for (`[camera] card_length`). A picture with no card or several is refused, saying so."""
@@ -133,7 +146,7 @@ def card_length(image: np.ndarray, recognizer=None) -> float:
         from vision.recognizer import Recognizer
 
         recognizer = Recognizer()
-    cards = recognizer.recognize(image)
+    cards = _recognize(recognizer, image)
     if len(cards) != 1:
         found = "no card" if not cards else f"{len(cards)} cards"
         raise UsageError(f"the camera sees {found}: lay one card face up in the middle of the table, "
@@ -206,7 +219,7 @@ def suit_row(recognizer, image: np.ndarray, suit: str) -> dict:
     from device.errors import UsageError
     from vision.deck_learning import PhotoRefused, report_crops
 
-    reports = recognizer.recognize(image)
+    reports = _recognize(recognizer, image)
     if len(reports) != 13:
         raise UsageError(f"I see {len(reports)} cards, not thirteen: lay the thirteen {SUIT_NAMES[suit]} face up "
                          "in a row, a little apart, ace to king from left to right, nothing else on the table")

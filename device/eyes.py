@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import logging
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
+from vision.faults import fault_text
 from vision.sources.base import DARK_THRESHOLD, mean_brightness
 from vision.tracker import TableTracker, TrackerConfig
 from vision.zones import Zones
@@ -74,9 +74,7 @@ class Eyes:
 
 def skipped_frame(exc: Exception, count: int) -> str:
     """What to tell of a frame the recognizer failed on: the fault and where it arose, for a bug report."""
-    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
-    place = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
-    return (f"a camera frame could not be read ({type(exc).__name__}: {exc}{place}); it was skipped "
+    return (f"a camera frame could not be read ({fault_text(exc)}); it was skipped "
             f"({count} so far). Please report this as a bug.")
 
 

@@ -21,6 +21,8 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK, Card
 from cribbage.errors import CribbageError
+from vision.errors import RecognitionFault
+from vision.faults import recognize_picture
 from vision.learned_deck import DeckError, LearnedDeck, check_name
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
@@ -73,10 +75,13 @@ def index_crops(recognizer, image: np.ndarray, card: Card, trust_name: bool = Fa
     (no card, several, or a card the classifier reads surely as another: see report_crops). A card
     filling the photo, its edges cut by the frame, has no outline or corner to find: where none is
     found, the photo is looked at again inside a dark border (bordered)."""
-    reports = recognizer.recognize(image)
-    if not reports:
-        image = bordered(image)
-        reports = recognizer.recognize(image)
+    try:
+        reports = recognize_picture(recognizer, image)
+        if not reports:
+            image = bordered(image)
+            reports = recognize_picture(recognizer, image)
+    except RecognitionFault as exc:
+        raise PhotoRefused(str(exc)) from exc
     if not reports:
         raise PhotoRefused("no card found")
     if len(reports) > 1:

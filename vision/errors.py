@@ -15,3 +15,8 @@ class BackendMissingError(VisionError, ImportError):
 
 class ModelError(VisionError):
     """The card classifier model is missing or unreadable."""
+
+
+class RecognitionFault(VisionError):
+    """The recognizer failed on one picture: a fault in Muggins, not in the picture. The message names
+    the fault and where it arose, for a bug report; the caller gives that picture up and goes on."""

@@ -90,6 +90,8 @@ def human_line(name: str, cards: list, ms: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from vision.classifier import CardClassifier
+    from vision.errors import RecognitionFault
+    from vision.faults import recognize_picture
     from vision.recognizer import Recognizer
 
     recognizer = Recognizer(classifier=CardClassifier(args.model), card_length=args.card_length,
@@ -105,7 +107,12 @@ def run(args: argparse.Namespace) -> int:
             failures += 1
             continue
         start = time.perf_counter()
-        cards = recognizer.recognize(image)
+        try:
+            cards = recognize_picture(recognizer, image)
+        except RecognitionFault as exc:
+            print(f"muggins recognize: error: {name}: {exc}", file=sys.stderr)
+            failures += 1
+            continue
         ms = (time.perf_counter() - start) * 1000.0
         if args.json:
             print(json.dumps({"file": name, "cards": [r.to_dict() for r in cards], "ms": round(ms, 1)}),
