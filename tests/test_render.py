@@ -8,8 +8,7 @@ from cribbage.cards import Card
 from sim.render import faces
 from sim.render.backgrounds import TEXTURES, make_background
 from sim.render.decks import EXCLUDED_DECKS, HELD_OUT_DECKS, element_id
-from sim.render.fontdecks import INSTALL_HINT, index_fonts, split_fonts
-from sim.render.scenes import TRAINING_KINDS, make_scene
+from sim.render.scenes import SCENE_KINDS, make_scene
 from sim.render.table import Placement, compose
 from vision.errors import VisionError
 
@@ -129,12 +128,8 @@ def test_a_row_laid_the_other_way_shows_the_bottom_right_index():
     assert first.quad[0][1] > 250  # the quad now starts at the card's bottom-right corner
 
 
-@pytest.mark.parametrize("kind", TRAINING_KINDS)
+@pytest.mark.parametrize("kind", SCENE_KINDS)
 def test_every_scene_kind_renders_with_consistent_ground_truth(kind):
-    if kind == "print":
-        pytest.importorskip("PIL", reason="print is set with Pillow")
-        if not split_fonts(index_fonts())[0]:
-            pytest.skip(f"print is set in the training fonts: {INSTALL_HINT}")
     scene = make_scene(np.random.default_rng(5), kind, DECK, size=(640, 360))
     assert scene.image.shape == (360, 640, 3)
     if kind == "empty":
@@ -156,4 +151,3 @@ def test_scenes_are_reproducible_from_their_seed():
 def test_an_unknown_scene_kind_is_a_vision_error():
     with pytest.raises(VisionError, match="separate"):
         make_scene(np.random.default_rng(0), "pile", DECK)
-

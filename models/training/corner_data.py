@@ -27,10 +27,10 @@ from models.training.decks import scene_jobs
 from vision.corners import INPUT_WIDTH, STRIDE, VECTOR_SCALE, input_size
 from vision.crops import INDEX_REGION, region_quad
 
-KIND_WEIGHTS = {"separate": 0.28, "row": 0.45, "backs": 0.08, "empty": 0.04, "distractors": 0.09, "print": 0.06}
+KIND_WEIGHTS = {"separate": 0.30, "row": 0.45, "backs": 0.08, "empty": 0.05, "distractors": 0.12}
 FRAME = (1280, 720)
 MAX_ZOOM = 1.6
-DATA_VERSION = 2  # bump when the way views are cut or labelled changes
+DATA_VERSION = 1  # bump when the way views are cut or labelled changes
 
 
 @dataclass

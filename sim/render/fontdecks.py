@@ -264,7 +264,7 @@ def _font(path: Path):
     return ImageFont.truetype(str(path), 96)
 
 
-def glyph_ink(font_path: Path, text: str, height_px: float, squeeze: float = 1.0) -> np.ndarray:
+def _glyph(font_path: Path, text: str, height_px: float, squeeze: float = 1.0) -> np.ndarray:
     """Coverage (float32 0..1) of text set in font_path, trimmed and scaled so its ink is height_px high."""
     Image, ImageDraw, _ = _pil()
     font = _font(font_path)
@@ -296,12 +296,12 @@ def _draw_index(face: np.ndarray, card: Card, style: DeckStyle, colour) -> None:
     h, w = face.shape[:2]
     text = RANK_TEXT.get(card.rank, str(card.rank))
     rank_px = style.rank_height * h
-    rank = glyph_ink(style.rank_font, text, rank_px, style.squeeze)
+    rank = _glyph(style.rank_font, text, rank_px, style.squeeze)
     # A two-digit 10 must still fit the corner: squeeze it further when it is too wide.
     max_w = 0.2 * w if not style.suit_beside else 0.13 * w
     if rank.shape[1] > max_w:
         rank = cv2.resize(rank, (round(max_w), rank.shape[0]), interpolation=cv2.INTER_AREA)
-    suit = glyph_ink(style.suit_font, SUIT_GLYPHS[card.suit], style.suit_ratio * rank_px)
+    suit = _glyph(style.suit_font, SUIT_GLYPHS[card.suit], style.suit_ratio * rank_px)
     left, top = style.margin[0] * w, style.margin[1] * h
     if style.suit_beside:
         _stamp(face, rank, left, top, colour)
@@ -315,7 +315,7 @@ def _draw_index(face: np.ndarray, card: Card, style: DeckStyle, colour) -> None:
 def _draw_pip(face: np.ndarray, suit: str, style: DeckStyle, centre: tuple[float, float], height: float,
               colour, turned: bool) -> None:
     h, w = face.shape[:2]
-    ink = glyph_ink(style.suit_font, SUIT_GLYPHS[suit], height * h)
+    ink = _glyph(style.suit_font, SUIT_GLYPHS[suit], height * h)
     if turned:
         ink = ink[::-1, ::-1]
     _stamp(face, ink, centre[0] * w - ink.shape[1] / 2, centre[1] * h - ink.shape[0] / 2, colour)

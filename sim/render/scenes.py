@@ -2,8 +2,7 @@
 
 Kinds: "separate" (2-8 cards apart), "row" (overlapping rows laid as in the play, every index corner
 showing), "backs" (card backs only), "empty" (bare table), "distractors" (hands, phones, paper and
-notes among a few cards), "print" (a book, a box or a newspaper under and beside a few cards: training
-only, it needs Pillow and the training fonts).
+notes among a few cards).
 """
 
 from __future__ import annotations
@@ -13,17 +12,14 @@ import numpy as np
 from cribbage.cards import FULL_DECK
 from sim.render.backgrounds import TEXTURES, make_background
 from sim.render.camera import tilted_view
-from sim.render.props import PROP_SCALE
+from sim.render.props import PROP_SCALE, PROPS
 from sim.render.table import Placement, Scene, compose
 from vision.errors import VisionError
 
-SCENE_KINDS = ("separate", "row", "backs", "empty", "distractors")  # the kinds the benchmarks read
-TRAINING_KINDS = SCENE_KINDS + ("print",)                               # and those training adds
+SCENE_KINDS = ("separate", "row", "backs", "empty", "distractors")
 # Card heights as a share of the frame height: a Pi camera over a card table sees cards this big.
 CARD_HEIGHT_SHARE = (0.17, 0.30)
 CARD_ASPECT = 0.7  # width / height; used to lay out scenes, the true shape comes from each deck
-# The props of "distractors" scenes and how often each is drawn; print has a kind of its own.
-DISTRACTOR_PROPS = {"hand": 0.4, "phone": 0.2, "paper": 0.2, "note": 0.2}
 
 
 def make_scene(rng: np.random.Generator, kind: str, deck: str, size: tuple[int, int] = (1280, 720), *,
@@ -31,13 +27,13 @@ def make_scene(rng: np.random.Generator, kind: str, deck: str, size: tuple[int, 
                card_share: tuple[float, float] = CARD_HEIGHT_SHARE) -> Scene:
     """A random scene of `kind` with cards of `deck` on a `texture` table (random when None), each card's
     long side a share of the frame height drawn from `card_share`."""
-    if kind not in TRAINING_KINDS:
-        raise VisionError(f"unknown scene kind {kind!r}: choose one of {', '.join(TRAINING_KINDS)}")
+    if kind not in SCENE_KINDS:
+        raise VisionError(f"unknown scene kind {kind!r}: choose one of {', '.join(SCENE_KINDS)}")
     texture = texture or str(rng.choice(TEXTURES))
     w, h = size
     card_h = rng.uniform(*card_share) * h
     placements = {"separate": _separate, "row": _rows, "backs": _backs, "empty": lambda *a: [],
-                  "distractors": _distractors, "print": _print}[kind](rng, size, card_h)
+                  "distractors": _distractors}[kind](rng, size, card_h)
     background = make_background(rng, texture, size)
     scene = compose(background, placements, rng, deck, view=tilted_view(rng, size, tilt * realism),
                     realism=realism)
@@ -122,7 +118,7 @@ def _distractors(rng: np.random.Generator, size: tuple[int, int], card_h: float)
     placements = []
     for i, p in enumerate(spots):
         if i < n_props:
-            kind = str(rng.choice(list(DISTRACTOR_PROPS), p=list(DISTRACTOR_PROPS.values())))
+            kind = str(rng.choice(PROPS, p=[0.4, 0.2, 0.2, 0.2]))
             scale = rng.uniform(*PROP_SCALE[kind])
             placements.append(Placement(None, p, float(rng.uniform(-180, 180)), card_h * scale, prop=kind))
         else:
@@ -130,18 +126,3 @@ def _distractors(rng: np.random.Generator, size: tuple[int, int], card_h: float)
     # Hands reach over the cards: draw them last.
     placements.sort(key=lambda q: q.prop == "hand")
     return placements
-
-
-def _print(rng: np.random.Generator, size: tuple[int, int], card_h: float) -> list[Placement]:
-    """One or two pieces of print, with up to four cards beside them or partly on them."""
-    w, h = size
-    placements = []
-    for _ in range(int(rng.integers(1, 3))):
-        centre = (float(rng.uniform(0.1, 0.9) * w), float(rng.uniform(0.1, 0.9) * h))
-        placements.append(Placement(None, centre, float(rng.uniform(-180, 180)),
-                                    card_h * rng.uniform(*PROP_SCALE["print"]), prop="print"))
-    spots = _spots(rng, size, card_h, int(rng.integers(0, 5)))
-    cards = _deal(rng, len(spots))
-    placements += [Placement(c, p, float(rng.uniform(-180, 180)), card_h) for c, p in zip(cards, spots)]
-    return placements
-
