@@ -17,7 +17,8 @@ core, paired), a deck's size on disk, and learning from photos of a card filling
 one-card photos cut inside the card's edges). MUGGINS_BENCH_SCALE=0.2 reads fewer scenes;
 MUGGINS_BENCH_DECKS=validation reads the ten synthetic validation font decks in place of the held-out
 decks (index fonts no training deck uses, at 0.3 of the scenes a deck), and MUGGINS_BENCH_REAL=0 leaves
-the real photographs out.
+the real photographs out. MUGGINS_BENCH_MODEL, MUGGINS_BENCH_CORNERS and MUGGINS_BENCH_WHOLE_CARD read
+with other models (bench/chosen_models.py).
 
     make bench BENCH=deck          (or python -m bench deck)
 """
@@ -349,11 +350,11 @@ def real(recognizer, targets: Targets) -> None:
 def learning_time_real(targets: Targets) -> None:
     """`muggins deck learn`'s own path on kentdoan's 52 one-card photos (phone photos), one core."""
     from bench.real.build import DEFAULT_OUT, folder_name
+    from bench.chosen_models import chosen_recognizer
     from vision.deck_learning import learn_folder
-    from vision.recognizer import Recognizer
 
     folder = DEFAULT_OUT / folder_name(REAL_DECKS[0])
-    recognizer = Recognizer()
+    recognizer = chosen_recognizer(lambda *a: None)
     with tempfile.TemporaryDirectory() as tmp:
         from bench.real.build import load_labels
 
@@ -412,12 +413,12 @@ def close_ups(recognizer, inside: float = 0.03) -> None:
 
 
 def main() -> None:
+    from bench.chosen_models import chosen_recognizer
     from bench.machine import describe
-    from vision.recognizer import Recognizer
 
     if __name__ == "__main__":
         print(describe())
-    recognizer = Recognizer()
+    recognizer = chosen_recognizer()
     targets = Targets()
     decks = rendered(recognizer, targets)
     if os.environ.get("MUGGINS_BENCH_REAL", "1") != "0":

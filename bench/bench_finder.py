@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from bench.machine import describe, pin_to_one_core
-from bench.bench_vision import bench_finder
+from bench.chosen_models import chosen_finder
 from sim.render.backgrounds import TEXTURES
 from sim.render.decks import HELD_OUT_DECKS
 from sim.render.scenes import SCENE_KINDS, make_scene
@@ -81,7 +81,7 @@ def score_scene(scene, candidates, size) -> dict:
 
 def main(per_cell: int = 10) -> None:
     pin_to_one_core()
-    find_cards = bench_finder()
+    find_cards = chosen_finder()
     size = (1280, 720)
     print(f"finder on held-out decks {', '.join(HELD_OUT_DECKS)}; {per_cell} scenes per kind and texture; "
           f"corners within {CORNER_TOLERANCE:g} px (rows: index corner within {INDEX_TOLERANCE:g} px)")

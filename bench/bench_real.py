@@ -11,6 +11,9 @@ changes, not for tuning on: sources marked "eval" in sources.json are never to b
     python -m bench real                        (or make bench BENCH=real)
     python -m bench.bench_real --list-wrong     each photo with its wrong reads
     python -m bench.bench_real --overlay DIR    annotated copies of the photos (vision/overlay.py)
+
+MUGGINS_BENCH_MODEL, MUGGINS_BENCH_CORNERS and MUGGINS_BENCH_WHOLE_CARD read with other models
+(bench/chosen_models.py).
 """
 
 from __future__ import annotations
@@ -108,13 +111,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     if __name__ == "__main__":
         print(describe())
-    from vision.recognizer import Recognizer
+    from bench.chosen_models import chosen_recognizer
 
+    recognizer = chosen_recognizer()
     sources = load_sources()
     print(f"{len(photos)} of {len(labels)} labelled photos present under {args.photos}, "
           f"{sum(len(label['cards']) for label, _ in photos)} cards, {len({label['source'] for label, _ in photos})} sources")
     started = time.time()
-    rows, times, unreadable = read_photos(Recognizer(), photos, args.overlay)
+    rows, times, unreadable = read_photos(recognizer, photos, args.overlay)
     print(f"(pass {time.time() - started:.0f} s)\n")
     for path in unreadable:
         print(f"could not load {path}")

@@ -6,10 +6,8 @@ judged by the card whose face lies under its index crop; cards reported where th
 card (empty tables, backs, props) or reported a second time are counted apart, and their reads as
 wrong: "wrong" is the misread cards and those reads, over the cards. Separate cards are read at four
 more bands of card size after the scenes' own. Set
-MUGGINS_BENCH_SCALE=0.2 for a quick look with fewer scenes, and MUGGINS_BENCH_MODEL=path/to/cards.onnx
-to measure a model other than the committed one (its labels.json beside it); likewise
-MUGGINS_BENCH_CORNERS=path/to/corners.onnx for the corner detector, or =none for the card finder alone;
-MUGGINS_BENCH_WHOLE_CARD=path/to/whole_card.onnx for the whole-card network, or =none for no second opinion.
+MUGGINS_BENCH_SCALE=0.2 for a quick look with fewer scenes; MUGGINS_BENCH_MODEL, MUGGINS_BENCH_CORNERS
+and MUGGINS_BENCH_WHOLE_CARD measure models other than the committed ones (bench/chosen_models.py).
 MUGGINS_BENCH_DECKS=validation reads the ten synthetic validation decks instead (index fonts no
 training deck uses, which set the classifier's threshold): the place to judge a change to the
 recognizer's rules before it meets the held-out decks, at 0.3 of the scenes per deck.
@@ -30,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.chosen_models import chosen_classifier, chosen_finder, chosen_whole_card
 from bench.machine import pi_estimate, pin_to_one_core, sysbench_score
 
 SEED = 20260611
@@ -231,42 +230,11 @@ def peak_rss_of_cli(frames) -> float:
     return int(rss_kb) / 1024.0
 
 
-def bench_finder():
-    """The recognizer's finder, with the corner detector MUGGINS_BENCH_CORNERS names (none: without)."""
-    from vision.corners import CornerDetector, CornerFinder
-    from vision.finder import find_cards
-    from vision.zoom_out import ZoomingOutFinder
-
-    choice = os.environ.get("MUGGINS_BENCH_CORNERS")
-    if choice == "none":
-        print("finder: vision.finder alone, no corner detector")
-        return find_cards
-    detector = CornerDetector(choice or None)
-    print(f"finder: vision.finder and the corner detector {detector.model_path} "
-          f"({detector.model_path.stat().st_size / 1e6:.2f} MB, threshold {detector.threshold:g}), "
-          "looking again in the shrunk frame for large cards")
-    return ZoomingOutFinder(CornerFinder(detector))
-
-
-def bench_whole_card():
-    """The whole-card reader MUGGINS_BENCH_WHOLE_CARD names (none: no second opinion)."""
-    from vision.whole_card import WholeCardReader
-
-    choice = os.environ.get("MUGGINS_BENCH_WHOLE_CARD")
-    if choice == "none":
-        print("whole card: no second opinion")
-        return None
-    reader = WholeCardReader(choice or None)
-    print(f"whole card: {reader.model_path} ({reader.model_path.stat().st_size / 1e6:.2f} MB)")
-    return reader
-
-
 def main() -> None:
-    from vision.classifier import CardClassifier
     from vision.recognizer import Recognizer
 
-    classifier = CardClassifier(os.environ.get("MUGGINS_BENCH_MODEL") or None)
-    recognizer = Recognizer(classifier, bench_finder(), whole_card=bench_whole_card())
+    classifier = chosen_classifier()
+    recognizer = Recognizer(classifier, chosen_finder(), whole_card=chosen_whole_card())
     label, decks, share = bench_decks()
     counts = scale_counts(share)
     model = classifier.model_path
