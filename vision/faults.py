@@ -1,8 +1,9 @@
 """A fault inside the recognizer becomes a message about one picture, never a stopped program.
 
-Every command that reads a picture (the camera loop, `muggins recognize`, learning a deck, measuring a
-card) reads it through here, so a bug met on one picture is told, with where it arose, and that
-picture alone is given up.
+The commands that read one picture at a time (`muggins recognize`, learning a deck from photos or by
+suits, measuring a card) read it through recognize_picture, so a bug met on one picture is told, with
+where it arose, and that picture alone is given up; the camera loop (device/eyes.py) skips such a
+frame and tells fault_text.
 """
 
 from __future__ import annotations
