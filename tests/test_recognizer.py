@@ -165,6 +165,9 @@ class Outline:
         self.covered = covered
 
 
+FRAME_SIDE = 600  # the scripted frames: every outline these tests draw lies in them (the second look needs it)
+
+
 def box(x, y, w=70, h=100):
     return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
 
@@ -179,7 +182,7 @@ def recognize_with(outlines, rows, threshold=0.9, later=(), whole_card=None):
     classifier = ScriptedClassifier(rows, threshold, later)
     recognizer = Recognizer(classifier, finder=lambda image: outlines, cropper=lambda image, quad: quad,
                             whole_card=whole_card)
-    found = recognizer.recognize(np.zeros((10, 10, 3), np.uint8))
+    found = recognizer.recognize(np.zeros((FRAME_SIDE, FRAME_SIDE, 3), np.uint8))
     assert not classifier.rows, "the recognizer did not read a crop (or take a second look) it was expected to"
     return found
 
@@ -355,6 +358,18 @@ def test_no_second_look_at_a_doubtful_read_or_one_another_corner_contradicts():
     found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.95), row_of(21, 0.6)],
                            threshold=0.99)
     assert len(found) == 1 and found[0].card is None
+
+
+def test_no_second_look_at_an_index_the_frame_cuts():
+    # Its crop is filled out with the frame's edge repeated: nothing to confirm a read with. The
+    # scripted classifier fails the test if asked for the nudged readings.
+    for cut in (box(-12, 40), box(FRAME_SIDE - 10, 40), box(40, FRAME_SIDE - 20)):
+        assert recognize_with([Outline([cut])], [row_of(17, 0.95)], threshold=0.99) == []
+    # The same read wholly inside the frame, a pixel from its edge, is looked at again.
+    inside = box(1, 40)
+    nudged = [row_of(17, 0.995)] * NUDGES
+    found = recognize_with([Outline([inside])], [row_of(17, 0.95)], threshold=0.99, later=[nudged])
+    assert [r.card for r in found] == [Card.from_index(17)]
 
 
 def test_nudged_outlines_stay_close_to_the_card():

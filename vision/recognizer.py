@@ -160,7 +160,8 @@ class Recognizer:
         for n in sorted(outlined + cornered):
             if readings[n] is None or readings[n].card is None:
                 look = second_look.worth_a_look(self.classifier, probs[n])
-                if look is not None and not self.contradicted(look[1], probs[n]):
+                if look is not None and not self.contradicted(look[1], probs[n]) and \
+                        second_look.index_in_frame(quads[n][look[0]], image.shape):
                     unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
         self.ask_whole_card(image, candidates, unsure, readings)
