@@ -34,6 +34,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "(vision.crops) and shrunk for the others")
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
+    p.add_argument("--device", default="cpu", help="where the index classifier trains: cpu, or cuda on a GPU")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
     p.add_argument("--out", type=Path, default=ROOT / "models",
@@ -101,7 +102,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     height, width = data.crops.shape[1:3]
     fitted = train_pair(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
-                        seed=args.seed, head=args.head)
+                        seed=args.seed, head=args.head, device=args.device)
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,

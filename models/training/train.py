@@ -53,20 +53,23 @@ def channels_last(x: torch.Tensor) -> torch.Tensor:
 
 def predict_logits(net: torch.nn.Module, crops: np.ndarray, batch: int = 256) -> np.ndarray:
     net.eval()
+    device = next(net.parameters()).device
     out = []
     with torch.no_grad():
         # At least one batch, even an empty one, so that no crops still give N x classes logits.
         for i in range(0, max(len(crops), 1), batch):
-            out.append(net(channels_last(to_input(torch.from_numpy(crops[i:i + batch])))).numpy())
+            x = to_input(torch.from_numpy(crops[i:i + batch]).to(device))
+            out.append(net(channels_last(x)).cpu().numpy())
     return np.concatenate(out)
 
 
 def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
           classes: int, background: int, minutes: float, batch: int = 192, seed: int = 0,
-          head: str = "pool", size: tuple[int, int] | None = None) -> Fitted:
+          head: str = "pool", size: tuple[int, int] | None = None, device: str = "cpu") -> Fitted:
     """Train for about `minutes` of wall time (whole epochs), then calibrate on the validation set.
 
     size: (height, width) the network reads, when smaller than the crops (it shrinks them itself).
+    device: where it trains ("cuda" on a GPU: the crops are kept there); it is calibrated on the CPU.
     """
     torch.manual_seed(seed)
     height, width = train_x.shape[1:3]
@@ -74,15 +77,16 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
     net: torch.nn.Module = CardNet(size[0], size[1], classes, head=head)
     if size != (height, width):
         net = Shrunk(net, (height, width), size)
-    net = net.to(memory_format=torch.channels_last)
+    on = torch.device(device)
+    net = net.to(on, memory_format=torch.channels_last)
     params = sum(p.numel() for p in net.parameters())
     log(f"network: {params} parameters, input {size[0]}x{size[1]} (crops {height}x{width}); "
-        f"{len(train_x)} training crops, {len(val_x)} validation crops")
+        f"{len(train_x)} training crops, {len(val_x)} validation crops; on {on}")
     weights = balanced_weights(train_y, classes)
     # The schedule follows wall time, not a step count: on a shared machine the speed of a step
     # changes from minute to minute, and the budget is what `make model` promises.
     optimiser = torch.optim.AdamW(net.parameters(), lr=MAX_LR, weight_decay=1e-4)
-    xs, ys = torch.from_numpy(train_x), torch.from_numpy(train_y)
+    xs, ys = torch.from_numpy(train_x).to(on), torch.from_numpy(train_y).to(on)
     # Reading every validation crop after each epoch took a third of the time budget; a fixed sample
     # shows progress as well.
     progress = np.sort(np.random.default_rng(seed).permutation(len(val_y))[:PROGRESS_CROPS])
@@ -100,7 +104,7 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
                 break
             for group in optimiser.param_groups:
                 group["lr"] = learning_rate(done)
-            idx = torch.multinomial(weights, batch, replacement=True)
+            idx = torch.multinomial(weights, batch, replacement=True).to(on)
             target = ys[idx]
             logits = net(channels_last(augment(xs[idx])))
             loss = F.cross_entropy(logits, target)
@@ -115,23 +119,23 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
         log(f"epoch {epoch} ({seen} crops): loss {loss_sum / max(seen, 1):.4f}, train acc "
             f"{correct / max(seen, 1):.4f}, val acc {val_acc:.4f}, lr {learning_rate(done):.5f}, "
             f"{time.time() - start:.0f} of {budget:.0f} s")
-    return calibrated(net, val_x, val_y, background)
+    return calibrated(net.to("cpu"), val_x, val_y, background)
 
 
 def train_pair(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
                sizes: list[tuple[int, int]], classes: int, background: int, minutes: float, seed: int = 0,
-               head: str = "pool") -> Fitted:
+               head: str = "pool", device: str = "cpu") -> Fitted:
     """One network per input size (height, width), each trained for its share of `minutes` and
     calibrated, joined as one model (net.Pair) that is calibrated again and given its threshold on
     the same validation crops."""
     if len(sizes) == 1:
         return train(train_x, train_y, val_x, val_y, classes=classes, background=background, minutes=minutes,
-                     seed=seed, head=head, size=sizes[0])
+                     seed=seed, head=head, size=sizes[0], device=device)
     fitted = []
     for i, size in enumerate(sizes):
         log(f"network {i + 1} of {len(sizes)}, reading {size[0]}x{size[1]}")
         fitted.append(train(train_x, train_y, val_x, val_y, classes=classes, background=background,
-                            minutes=minutes / len(sizes), seed=seed + i, head=head, size=size))
+                            minutes=minutes / len(sizes), seed=seed + i, head=head, size=size, device=device))
     return calibrated(Pair([f.net for f in fitted], [f.temperature for f in fitted]), val_x, val_y, background,
                       f"{len(sizes)} networks together: ")
 

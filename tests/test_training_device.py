@@ -1,0 +1,51 @@
+"""The index classifier's training runs where it is told (`--device`), and always hands back a network
+on the CPU, calibrated there and ready to export."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from models.training import __main__ as training_main  # noqa: E402
+from models.training import train as training  # noqa: E402
+
+
+def tiny_set(n: int, seed: int):
+    """Dark crops (class 0), bright crops (class 1) and grey noise ("not a card", class 2)."""
+    rng = np.random.default_rng(seed)
+    labels = np.arange(n) % 3
+    base = np.choose(labels, [40, 215, 128]).astype(np.float64)[:, None, None, None]
+    crops = np.clip(base + rng.normal(0, 12, (n, 70, 40, 3)), 0, 255).astype(np.uint8)
+    return crops, labels.astype(np.int64)
+
+
+def test_training_on_the_cpu_gives_a_cpu_network_that_reads_every_crop():
+    train_x, train_y = tiny_set(60, 0)
+    val_x, val_y = tiny_set(30, 1)
+    fitted = training.train(train_x, train_y, val_x, val_y, classes=3, background=2, minutes=0.01,
+                            batch=16, device="cpu")
+    assert {p.device.type for p in fitted.net.parameters()} == {"cpu"}
+    logits = training.predict_logits(fitted.net, val_x)
+    assert logits.shape == (30, 3)
+    assert fitted.temperature > 0 and 0.9 <= fitted.threshold < 1.0
+
+
+def test_the_device_option_reaches_the_training_of_the_classifier(monkeypatch, tmp_path):
+    from types import SimpleNamespace
+
+    from models.training import export
+
+    seen = {}
+
+    def fake_train_pair(*args, **kwargs):
+        seen.update(kwargs)
+        return training.Fitted(torch.nn.Linear(1, 1), 1.0, 0.99, {})
+
+    monkeypatch.setattr(training, "train_pair", fake_train_pair)
+    monkeypatch.setattr(export, "export", lambda *a, **k: (tmp_path / "cards.onnx", tmp_path / "labels.json"))
+    (tmp_path / "cards.onnx").write_bytes(b"x")
+    args = training_main.parse_args(["--device", "cuda", "--out", str(tmp_path)])
+    crops, labels = tiny_set(6, 0)
+    training_main.train_cards(args, SimpleNamespace(crops=crops, labels=labels), np.zeros(6, bool), ["standard"])
+    assert seen["device"] == "cuda"
+    assert training_main.parse_args([]).device == "cpu"
