@@ -12,8 +12,9 @@ refuse the index's read or confirm an almost-read number card. Two outlines cove
 card, unless both are read, as different cards, at index corners apart (two cards of a row, laid a
 little apart, overlap that much); two reads of different cards each at an index on the other's outline
 are cut larger, and one that changes loses to one that holds (vision.contradictions); the reports left
-of one physical card are then joined into one (vision.one_card); the same card at two places is
-reported twice (two decks, or a misread: the controller decides). A deck the players have taught it
+of one physical card are then joined into one (vision.one_card); a read whose outline is far shorter
+than the frame's other cards is no card (drop_small_reads); the same card at two places is reported
+twice (two decks, or a misread: the controller decides). A deck the players have taught it
 (vision.deck_reader) checks every report last.
 """
 
@@ -29,7 +30,7 @@ from vision.classifier import CardClassifier
 from vision.contradictions import settle
 from vision.crops import index_centre
 from vision.deck_reader import DeckReader
-from vision.one_card import area, index_on, one_report_per_card, overlap, side_lengths
+from vision.one_card import area, index_on, long_side, one_report_per_card, overlap, side_lengths
 from vision.row_recut import recut_reads
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
@@ -45,6 +46,7 @@ CONTRADICTION = 0.5        # a read is refused when another corner thinks anothe
 SETTLED_CORNER = 0.03      # a detector's corner within this share of a card's length of an index corner
 SETTLED_FAR_END = 0.2      # already read, its far end within this share of that card's, is that index
 #                            read again (the detector's far ends are rough: 0.05-0.15 off)
+SMALLER_THAN_THE_OTHERS = 2.5  # a read this many times shorter than the frame's other reads is no card
 
 
 def rotate_quad(quad: np.ndarray, steps: int) -> np.ndarray:
@@ -175,7 +177,7 @@ class Recognizer:
             found.append((rec, by_corner))
         found += [(rec, True) for rec in self.recut_row(image, candidates, readings)]
         kept = drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
-        return one_report_per_card(settle(image, self.classifier, self.cropper, kept))
+        return drop_small_reads(one_report_per_card(settle(image, self.classifier, self.cropper, kept)))
 
     def recut_row(self, image: np.ndarray, candidates: list, readings: list) -> list[Recognition]:
         """Cards read at the detector's unread corners cut again with the sides of the covered cards
@@ -338,6 +340,26 @@ def same_place(a: Recognition, b: Recognition) -> bool:
     if not (index_on(a, b) or index_on(b, a)):
         return False
     return not (apart(a.quad[0], b.quad[2], CORNERS_APART) and apart(a.quad[2], b.quad[0], CORNERS_APART))
+
+
+def drop_small_reads(reports: list[Recognition]) -> list[Recognition]:
+    """The reports less the reads whose outline is SMALLER_THAN_THE_OTHERS times shorter than the
+    median of the frame's other reads.
+
+    Cards on one table are about one size in the frame, and a small outline inside or beside them is
+    print, not a card: on the real photographs, with the detector's threshold lowered to 0.2, a
+    spade pip, a club pip and a printed flower were read as cards at 0.999 at outlines 2.9-3.8 times
+    shorter than the frame's cards, where every right read lies within 2.1 times of them (a card
+    held nearer the camera, an oblique photo, a covered card's outline).
+    """
+    lengths = [long_side(rec.quad) if rec.card is not None else None for rec in reports]
+    kept = []
+    for n, rec in enumerate(reports):
+        others = [length for m, length in enumerate(lengths) if m != n and length is not None]
+        if rec.card is not None and others and lengths[n] * SMALLER_THAN_THE_OTHERS < float(np.median(others)):
+            continue
+        kept.append(rec)
+    return kept
 
 
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
