@@ -33,9 +33,10 @@ def test_training_on_the_cpu_gives_a_cpu_network_that_reads_every_crop():
 def test_the_device_option_reaches_the_training_of_the_classifier(monkeypatch, tmp_path):
     from types import SimpleNamespace
 
-    from models.training import export
+    from models.training import devices, export
 
     seen = {}
+    monkeypatch.setattr(devices, "device_problem", lambda name: None)  # as on a machine with a GPU
 
     def fake_train_pair(*args, **kwargs):
         seen.update(kwargs)
@@ -49,3 +50,24 @@ def test_the_device_option_reaches_the_training_of_the_classifier(monkeypatch, t
     training_main.train_cards(args, SimpleNamespace(crops=crops, labels=labels), np.zeros(6, bool), ["standard"])
     assert seen["device"] == "cuda"
     assert training_main.parse_args([]).device == "cpu"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="this machine has a CUDA GPU")
+@pytest.mark.parametrize("main", ["models.training.__main__", "models.training.corners"])
+def test_a_gpu_this_machine_lacks_is_refused_before_anything_is_rendered(main, capsys):
+    import importlib
+
+    module = importlib.import_module(main)
+    with pytest.raises(SystemExit) as exit_:
+        module.parse_args(["--device", "cuda"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--device cuda: this torch" in err and "sees no CUDA GPU" in err
+
+
+@pytest.mark.parametrize("name, says", [("cuda:x", "not a device torch knows"), ("mps", "cpu or cuda only")])
+def test_a_device_torch_cannot_train_on_is_named_with_what_to_use(name, says):
+    from models.training.devices import device_problem
+
+    assert says in device_problem(name)
+    assert device_problem("cpu") is None

@@ -41,10 +41,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="where cards.onnx, labels.json, whole_card.onnx and whole_card.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
     args = p.parse_args(argv)
+    from models.training.devices import device_problem
     from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 
     if any(h > INDEX_HEIGHT or w > INDEX_WIDTH for h, w in args.sizes):
         p.error(f"--sizes: no network can read more than the crops, {INDEX_WIDTH}x{INDEX_HEIGHT} (vision.crops)")
+    problem = device_problem(args.device)
+    if problem:
+        p.error(problem)
     return args
 
 
