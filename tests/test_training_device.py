@@ -4,7 +4,7 @@ on the CPU, calibrated there and ready to export."""
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="training needs torch: pip install -e '.[train]'")
 
 from models.training import __main__ as training_main  # noqa: E402
 from models.training import train as training  # noqa: E402
