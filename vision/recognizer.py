@@ -347,8 +347,8 @@ def drop_small_reads(reports: list[Recognition]) -> list[Recognition]:
     median of the frame's other reads.
 
     Cards on one table are about one size in the frame, and a small outline inside or beside them is
-    print, not a card: on the real photographs, with the detector's threshold lowered to 0.2, a
-    spade pip, a club pip and a printed flower were read as cards at 0.999 at outlines 2.9-3.8 times
+    print, not a card: on the real photographs, with the detector's threshold lowered to 0.2, the
+    spade pips of two cards and a printed flower were read as cards at 0.999 at outlines 2.9-3.8 times
     shorter than the frame's cards, where every right read lies within 2.1 times of them (a card
     held nearer the camera, an oblique photo, a covered card's outline).
     """
