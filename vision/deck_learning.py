@@ -23,6 +23,7 @@ from cribbage.cards import FULL_DECK, Card
 from cribbage.errors import CribbageError
 from vision.errors import RecognitionFault
 from vision.faults import recognize_picture
+from vision.images import read_image
 from vision.learned_deck import DeckError, LearnedDeck, check_name
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
@@ -61,10 +62,7 @@ def card_named(path: Path) -> Card:
 
 
 def read_photo(path: Path) -> np.ndarray:
-    try:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    except cv2.error:
-        image = None
+    image = read_image(path)
     if image is None:
         raise PhotoRefused("not an image OpenCV can read")
     return image

@@ -24,6 +24,7 @@ from cribbage.cards import Card
 from cribbage.errors import CribbageError
 from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 from vision.errors import VisionError
+from vision.images import decode_image
 
 FORMAT = "muggins learned deck"
 VERSION = 1
@@ -105,9 +106,8 @@ def encode_crop(crop: np.ndarray) -> str:
 
 def decode_crop(text: object, what: str) -> np.ndarray:
     try:
-        raw = np.frombuffer(base64.b64decode(str(text), validate=True), np.uint8)
-        crop = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
-    except (ValueError, cv2.error):
+        crop = decode_image(np.frombuffer(base64.b64decode(str(text), validate=True), np.uint8))
+    except ValueError:
         crop = None
     if crop is None:
         raise DeckError(f"{what}: a crop that is no PNG")

@@ -68,16 +68,13 @@ def learned_deck(args):
 
 def read_image(path: Path):
     """The image as BGR pixels, or a one-line reason why not."""
-    import cv2
+    from vision.images import read_image as pixels_of
 
     if not path.exists():
         return None, "no such file"
     if path.is_dir():
         return None, "is a folder, not an image"
-    try:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    except cv2.error:
-        image = None
+    image = pixels_of(path)
     if image is None:
         return None, "not an image OpenCV can read"
     return image, None

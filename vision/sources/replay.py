@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.errors import CameraError, VisionError
+from vision.images import read_image
 
 from .base import FrameSource, SourceExhausted, as_bgr
 
@@ -36,7 +37,7 @@ def image_files(folder: Path) -> list[Path]:
 
 
 def _read_image(path: Path) -> np.ndarray:
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    image = read_image(path)
     if image is None:
         raise CameraError(f"cannot read image {path}: not an image OpenCV can decode")
     return image
