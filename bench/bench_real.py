@@ -11,6 +11,11 @@ changes, not for tuning on: sources marked "eval" in sources.json are never to b
     python -m bench real                        (or make bench BENCH=real)
     python -m bench.bench_real --list-wrong     each photo with its wrong reads
     python -m bench.bench_real --overlay DIR    annotated copies of the photos (vision/overlay.py)
+    python -m bench.bench_real --max-side 1024  every photo larger than that shrunk to it first
+
+After the tables, the same photos are read again shrunk to SMALLER_SIDES (where larger): a camera of
+another resolution sees the same table with fewer pixels a card, and a read that holds only at the
+photos' own sizes is a weakness the tables above would hide.
 
 MUGGINS_BENCH_MODEL, MUGGINS_BENCH_CORNERS and MUGGINS_BENCH_WHOLE_CARD read with other models
 (bench/chosen_models.py).
@@ -29,6 +34,7 @@ from bench.real.build import DEFAULT_OUT, folder_name, load_labels, load_sources
 from bench.real.score import format_table, score_photo, tally
 
 BANDS = ("10-16", "16-40", "40-80", ">80")
+SMALLER_SIDES = (1024, 640)  # the photos read again with their longer side shrunk to these
 
 
 def present(labels: list[dict], root: Path) -> list[tuple[dict, Path]]:
@@ -41,16 +47,22 @@ def present(labels: list[dict], root: Path) -> list[tuple[dict, Path]]:
     return found
 
 
-def read_photos(recognizer, photos: list[tuple[dict, Path]], overlay: Path | None = None):
-    """Recognize every photo: [(label, score)], per-photo times (ms), and photos that would not load."""
+def read_photos(recognizer, photos: list[tuple[dict, Path]], overlay: Path | None = None,
+                max_side: int | None = None):
+    """Recognize every photo (shrunk first where its longer side is over max_side): [(label, score)],
+    per-photo times (ms), the photos that would not load, and how many were shrunk."""
     import cv2
 
-    rows, times, unreadable = [], [], []
+    rows, times, unreadable, shrunk = [], [], [], 0
     for label, path in photos:
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
             unreadable.append(path)
             continue
+        if max_side is not None and max(image.shape[:2]) > max_side:
+            fit = max_side / max(image.shape[:2])
+            image = cv2.resize(image, None, fx=fit, fy=fit, interpolation=cv2.INTER_AREA)
+            shrunk += 1
         start = time.perf_counter()
         recognitions = recognizer.recognize(image)
         times.append((time.perf_counter() - start) * 1000.0)
@@ -62,10 +74,10 @@ def read_photos(recognizer, photos: list[tuple[dict, Path]], overlay: Path | Non
             target = overlay / folder_name(label["source"]) / (label["path"] + ".png")
             target.parent.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(target), draw_recognitions(image, recognitions))
-    return rows, times, unreadable
+    return rows, times, unreadable, shrunk
 
 
-def report(rows, times, sources: dict[str, dict]) -> None:
+def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their own size") -> None:
     """Print the tables: per source (with its use), per band, per scene, in all."""
     by_source = tally(rows, lambda label: label["source"])
     named = {f"{repo} ({sources[repo]['use']})" if repo in sources else repo: t for repo, t in by_source.items()}
@@ -82,7 +94,25 @@ def report(rows, times, sources: dict[str, dict]) -> None:
         print(line)
     if times:
         print(f"\nmedian {statistics.median(times):.1f} ms a photo (p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.1f} ms) "
-              f"over {len(times)} photos, all cores, whole recognizer, photos at their own size")
+              f"over {len(times)} photos, all cores, whole recognizer, {sizes}")
+
+
+def smaller(recognizer, photos: list[tuple[dict, Path]], sides=SMALLER_SIDES) -> None:
+    """A table row per longer side in `sides`: the photos read again shrunk to it (where larger), in
+    all; then each size's wrong reads."""
+    totals, notes = {}, []
+    for side in sides:
+        rows, _, _, shrunk = read_photos(recognizer, photos, max_side=side)
+        key = f"{side} px ({shrunk} shrunk)"
+        totals.update(tally(rows, lambda label: key))
+        wrong = [f"{label['source'].split('/')[0]}:{Path(label['path']).name} {' '.join(score.wrong_reads)}"
+                 for label, score in rows if score.wrong]
+        notes.append(f"  {side} px, wrong: {', '.join(wrong) or 'none'}")
+    print()
+    for line in format_table("the same photos shrunk", totals, list(totals)):
+        print(line)
+    for note in notes:
+        print(note)
 
 
 def list_wrong(rows) -> None:
@@ -103,6 +133,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--photos", type=Path, default=DEFAULT_OUT, help="where build put the photos")
     parser.add_argument("--list-wrong", action="store_true", help="list each photo's wrong reads")
     parser.add_argument("--overlay", type=Path, metavar="DIR", help="write annotated photos under DIR")
+    parser.add_argument("--max-side", type=int, metavar="N",
+                        help="shrink each photo whose longer side is over N pixels to N first (no smaller sizes after)")
     args = parser.parse_args(argv if argv is not None else [])
     labels = load_labels()
     photos = present(labels, args.photos)
@@ -118,13 +150,17 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{len(photos)} of {len(labels)} labelled photos present under {args.photos}, "
           f"{sum(len(label['cards']) for label, _ in photos)} cards, {len({label['source'] for label, _ in photos})} sources")
     started = time.time()
-    rows, times, unreadable = read_photos(recognizer, photos, args.overlay)
+    rows, times, unreadable, shrunk = read_photos(recognizer, photos, args.overlay, args.max_side)
     print(f"(pass {time.time() - started:.0f} s)\n")
     for path in unreadable:
         print(f"could not load {path}")
-    report(rows, times, sources)
+    sizes = "photos at their own size" if args.max_side is None else \
+        f"{shrunk} photos shrunk to a longer side of {args.max_side} pixels"
+    report(rows, times, sources, sizes)
     if args.list_wrong:
         list_wrong(rows)
+    if args.max_side is None:
+        smaller(recognizer, photos)
     if args.overlay is not None:
         print(f"annotated photos under {args.overlay}")
 

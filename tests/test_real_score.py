@@ -67,3 +67,29 @@ def test_the_committed_labels_are_well_formed_and_name_known_sources():
         assert label["scene"] and (label["source"], label["path"]) not in seen
         seen.add((label["source"], label["path"]))
         assert all(str(Card.parse(card)) == card for card in label["cards"])
+
+
+def test_photos_larger_than_the_side_asked_for_are_shrunk_to_it_and_counted(tmp_path):
+    import cv2
+    import numpy as np
+
+    from bench.bench_real import read_photos
+
+    class Shapes:
+        def __init__(self):
+            self.seen = []
+
+        def recognize(self, image):
+            self.seen.append(image.shape[:2])
+            return []
+
+    big, small = tmp_path / "big.png", tmp_path / "small.png"
+    cv2.imwrite(str(big), np.zeros((1000, 2000, 3), np.uint8))
+    cv2.imwrite(str(small), np.zeros((300, 500, 3), np.uint8))
+    photos = [({"cards": ["5C"]}, big), ({"cards": []}, small)]
+    recognizer = Shapes()
+    rows, _, unreadable, shrunk = read_photos(recognizer, photos, max_side=1024)
+    assert recognizer.seen == [(512, 1024), (300, 500)] and shrunk == 1 and not unreadable
+    assert [score.missed for _, score in rows] == [1, 0]
+    recognizer = Shapes()
+    assert read_photos(recognizer, photos)[3] == 0 and recognizer.seen == [(1000, 2000), (300, 500)]
