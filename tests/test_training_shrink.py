@@ -50,3 +50,11 @@ def test_a_network_larger_than_the_crops_is_refused_before_anything_is_rendered(
     with pytest.raises(SystemExit):
         parse_args(["--sizes", "48x80"])
     assert "no network can read more than the crops" in capsys.readouterr().err
+
+
+def test_the_render_seed_is_the_seed_unless_a_data_seed_is_given():
+    from models.training.__main__ import parse_args, render_seed
+
+    assert render_seed(parse_args([])) == 0
+    assert render_seed(parse_args(["--seed", "3"])) == 3
+    assert render_seed(parse_args(["--seed", "3", "--data-seed", "0"])) == 0

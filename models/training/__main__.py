@@ -35,7 +35,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
     p.add_argument("--device", default="cpu", help="where the index classifier trains: cpu, or cuda on a GPU")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0,
+                   help="seeds the networks' training, and the render unless --data-seed")
+    p.add_argument("--data-seed", type=int, default=None,
+                   help="seed of the rendered scenes, when not --seed: runs sharing it train on one render "
+                        "(cached), so several --seed runs judge a recipe rather than one run")
     p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
     p.add_argument("--out", type=Path, default=ROOT / "models",
                    help="where cards.onnx, labels.json, whole_card.onnx and whole_card.json go")
@@ -50,6 +54,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if problem:
         p.error(problem)
     return args
+
+
+def render_seed(args: argparse.Namespace) -> int:
+    """The seed the scenes are rendered with: --data-seed where given, else --seed."""
+    return args.seed if args.data_seed is None else args.data_seed
 
 
 def parse_sizes(text: str) -> list[tuple[int, int]]:
@@ -81,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     if scenes is None:
         return 2
     decks = list(scenes)
-    data = cached_build(args.cache, decks, scenes, args.seed, args.workers, log)
+    data = cached_build(args.cache, decks, scenes, render_seed(args), args.workers, log)
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
@@ -110,6 +119,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,
+                                           "data_seed": render_seed(args),
                                            "networks": [f"{w}x{h}" for h, w in args.sizes]})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
@@ -122,6 +132,7 @@ def train_whole_cards(args: argparse.Namespace, whole, val, decks: list[str]) ->
                                    minutes=args.whole_card_minutes, seed=args.seed)
     log("whole-card validation: " + ", ".join(f"{k} {v}" for k, v in report.items()))
     onnx_path, meta_path = whole_card.export(net, args.out, {"trained_on": decks, "seed": args.seed,
+                                                             "data_seed": render_seed(args),
                                                              "minutes": args.whole_card_minutes,
                                                              "validation": report})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {meta_path}")
