@@ -90,11 +90,22 @@ def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their 
     for line in format_table("scene", tally(rows, lambda label: label["scene"])):
         print(line)
     print()
-    for line in format_table("all", tally(rows, lambda label: "all")):
+    everything = tally(rows, lambda label: "all")
+    for line in format_table("all", everything):
         print(line)
+    print(twice_line(everything["all"]) if everything else "")
     if times:
         print(f"\nmedian {statistics.median(times):.1f} ms a photo (p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.1f} ms) "
               f"over {len(times)} photos, all cores, whole recognizer, {sizes}")
+
+
+def twice_line(total: Counter) -> str:
+    """How many of the wrong reads name a card read twice in its photo, which the device would
+    question ("I see the 8 of clubs twice"), and how many pass silently."""
+    silent = total['wrong'] - total['twice']
+    return (f"of {total['wrong']} wrong reads, {total['twice']} name a card read twice in the photo "
+            f"(a card seen twice, which the device questions), {silent} {'passes' if silent == 1 else 'pass'} "
+            f"silently")
 
 
 def smaller(recognizer, photos: list[tuple[dict, Path]], sides=SMALLER_SIDES) -> None:
@@ -107,7 +118,7 @@ def smaller(recognizer, photos: list[tuple[dict, Path]], sides=SMALLER_SIDES) ->
         totals.update(tally(rows, lambda label: key))
         wrong = [f"{label['source'].split('/')[0]}:{Path(label['path']).name} {' '.join(score.wrong_reads)}"
                  for label, score in rows if score.wrong]
-        notes.append(f"  {side} px, wrong: {', '.join(wrong) or 'none'}")
+        notes.append(f"  {side} px, wrong: {', '.join(wrong) or 'none'}; {twice_line(totals[key])}")
     print()
     for line in format_table("the same photos shrunk", totals, list(totals)):
         print(line)

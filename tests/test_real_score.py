@@ -93,3 +93,26 @@ def test_photos_larger_than_the_side_asked_for_are_shrunk_to_it_and_counted(tmp_
     assert [score.missed for _, score in rows] == [1, 0]
     recognizer = Shapes()
     assert read_photos(recognizer, photos)[3] == 0 and recognizer.seen == [(1000, 2000), (300, 500)]
+
+
+def test_a_wrong_read_naming_a_card_read_twice_is_counted_apart_from_a_silent_one():
+    # a joker read as the 8C beside the real 8C: the device would see the 8C twice and ask
+    s = score_photo(["8C", "5H"], ["8C", "8C", "5H"])
+    assert (s.wrong, s.twice) == (1, 1)
+    # a misread with no twin passes silently
+    s = score_photo(["8C", "5H"], ["8C", "AD", "5H"])
+    assert (s.wrong, s.twice) == (1, 0)
+    # the same card read twice where the label has none: both wrong, both questioned
+    s = score_photo([], ["AS", "AS"])
+    assert (s.wrong, s.twice) == (2, 2)
+    assert tally([({"k": 1}, s)], lambda label: "all")["all"]["twice"] == 2
+
+
+def test_the_bench_says_how_many_wrong_reads_the_device_would_question():
+    from collections import Counter
+
+    from bench.bench_real import twice_line
+
+    line = twice_line(Counter(wrong=4, twice=3))
+    assert "3 name a card read twice" in line and "1 passes silently" in line
+    assert "0 pass silently" in twice_line(Counter(wrong=2, twice=2))

@@ -7,6 +7,9 @@ match against, so the reads are compared as multisets:
   or a card read where the label has none;
 - unread: cards reported with card null (seen, not read);
 - missed: label cards that no report matched.
+Of the wrong reads, those naming a card reported more than once in the photo are counted apart
+(twice): the device's table tracker says it sees that card twice and asks for one to be taken away
+(device/trouble.py), where any other wrong read passes silently as a card.
 Pure functions only, so the tests can check them; bench/bench_real.py does the reading and printing.
 """
 
@@ -29,10 +32,11 @@ class Score:
     unread: int
     missed: int
     wrong_reads: tuple[str, ...] = ()
+    twice: int = 0  # of the wrong reads, those naming a card reported more than once in the photo
 
     def as_counter(self) -> Counter:
         return Counter(photos=1, cards=self.cards, right=self.right, wrong=self.wrong,
-                       unread=self.unread, missed=self.missed)
+                       unread=self.unread, missed=self.missed, twice=self.twice)
 
 
 def score_photo(label: Sequence[str], reported: Iterable[str | None]) -> Score:
@@ -44,7 +48,8 @@ def score_photo(label: Sequence[str], reported: Iterable[str | None]) -> Score:
     extra = read - right
     return Score(cards=sum(truth.values()), right=sum(right.values()), wrong=sum(extra.values()),
                  unread=sum(card is None for card in reported), missed=sum((truth - right).values()),
-                 wrong_reads=tuple(sorted(extra.elements())))
+                 wrong_reads=tuple(sorted(extra.elements())),
+                 twice=sum(n for card, n in extra.items() if read[card] > 1))
 
 
 def tally(rows: Iterable[tuple[dict, Score]], key) -> dict[str, Counter]:
