@@ -93,7 +93,8 @@ def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their 
     everything = tally(rows, lambda label: "all")
     for line in format_table("all", everything):
         print(line)
-    print(twice_line(everything["all"]) if everything else "")
+    if everything:
+        print(twice_line(everything["all"]))
     if times:
         print(f"\nmedian {statistics.median(times):.1f} ms a photo (p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.1f} ms) "
               f"over {len(times)} photos, all cores, whole recognizer, {sizes}")
