@@ -103,10 +103,10 @@ def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their 
 def twice_line(total: Counter) -> str:
     """How many of the wrong reads name a card read twice in its photo, which the device would
     question ("I see the 8 of clubs twice"), and how many pass silently."""
-    silent = total['wrong'] - total['twice']
-    return (f"of {total['wrong']} wrong reads, {total['twice']} name a card read twice in the photo "
-            f"(a card seen twice, which the device questions), {silent} {'passes' if silent == 1 else 'pass'} "
-            f"silently")
+    twice, silent = total["twice"], total["wrong"] - total["twice"]
+    return (f"of {total['wrong']} wrong reads, {twice} {'names' if twice == 1 else 'name'} a card read twice "
+            f"in the photo (a card seen twice, which the device questions), {silent} "
+            f"{'passes' if silent == 1 else 'pass'} silently")
 
 
 def smaller(recognizer, photos: list[tuple[dict, Path]], sides=SMALLER_SIDES) -> None:

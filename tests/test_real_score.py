@@ -116,3 +116,4 @@ def test_the_bench_says_how_many_wrong_reads_the_device_would_question():
     line = twice_line(Counter(wrong=4, twice=3))
     assert "3 name a card read twice" in line and "1 passes silently" in line
     assert "0 pass silently" in twice_line(Counter(wrong=2, twice=2))
+    assert "1 names a card read twice" in twice_line(Counter(wrong=2, twice=1))
