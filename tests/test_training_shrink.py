@@ -53,8 +53,8 @@ def test_a_network_larger_than_the_crops_is_refused_before_anything_is_rendered(
 
 
 def test_the_render_seed_is_the_seed_unless_a_data_seed_is_given():
-    from models.training.__main__ import parse_args, render_seed
+    from models.training.__main__ import parse_args
 
-    assert render_seed(parse_args([])) == 0
-    assert render_seed(parse_args(["--seed", "3"])) == 3
-    assert render_seed(parse_args(["--seed", "3", "--data-seed", "0"])) == 0
+    assert parse_args([]).data_seed == 0
+    assert parse_args(["--seed", "3"]).data_seed == 3
+    assert parse_args(["--seed", "3", "--data-seed", "0"]).data_seed == 0

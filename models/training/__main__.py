@@ -45,6 +45,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="where cards.onnx, labels.json, whole_card.onnx and whole_card.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
     args = p.parse_args(argv)
+    if args.data_seed is None:
+        args.data_seed = args.seed  # the scenes are rendered with --seed unless told otherwise
     from models.training.devices import device_problem
     from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 
@@ -54,11 +56,6 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if problem:
         p.error(problem)
     return args
-
-
-def render_seed(args: argparse.Namespace) -> int:
-    """The seed the scenes are rendered with: --data-seed where given, else --seed."""
-    return args.seed if args.data_seed is None else args.data_seed
 
 
 def parse_sizes(text: str) -> list[tuple[int, int]]:
@@ -90,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if scenes is None:
         return 2
     decks = list(scenes)
-    data = cached_build(args.cache, decks, scenes, render_seed(args), args.workers, log)
+    data = cached_build(args.cache, decks, scenes, args.data_seed, args.workers, log)
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
@@ -119,7 +116,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,
-                                           "data_seed": render_seed(args),
+                                           "data_seed": args.data_seed,
                                            "networks": [f"{w}x{h}" for h, w in args.sizes]})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
@@ -132,7 +129,7 @@ def train_whole_cards(args: argparse.Namespace, whole, val, decks: list[str]) ->
                                    minutes=args.whole_card_minutes, seed=args.seed)
     log("whole-card validation: " + ", ".join(f"{k} {v}" for k, v in report.items()))
     onnx_path, meta_path = whole_card.export(net, args.out, {"trained_on": decks, "seed": args.seed,
-                                                             "data_seed": render_seed(args),
+                                                             "data_seed": args.data_seed,
                                                              "minutes": args.whole_card_minutes,
                                                              "validation": report})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {meta_path}")
