@@ -121,6 +121,16 @@ def test_an_unread_card_leaning_to_an_unlearned_card_stays_unread(rule):
     assert reread(deck, classifier, Recognition(None, 0.6, quad_for(10)))[0].card is None
 
 
+def test_an_unread_card_whose_best_guess_is_an_unlearned_card_stays_unread_however_unsure(rule):
+    """Half a deck learned: an unlearned 3S the classifier leans to at 0.5 is no learned 3C."""
+    deck, classifier = rule
+    classifier.rows[18] = softmax(0.5 * np.log(classifier.rows[10]))   # the ace's fingerprint, KH likeliest
+    assert classifier.cards[int(np.argmax(classifier.rows[18]))] == C("KH") and classifier.rows[18].max() < 0.5
+    match = DeckReader(deck, classifier, crop_of_quad).matches(classifier.rows[18])[0]
+    assert match.card == C("AS") and match.strong
+    assert reread(deck, classifier, Recognition(None, 0.4, quad_for(18)))[0].card is None
+
+
 def test_a_read_the_learned_deck_disagrees_with_is_left_unread(rule):
     deck, classifier = rule
     out = reread(deck, classifier, Recognition(C("3S"), 0.99, quad_for(11)))
@@ -146,6 +156,14 @@ def test_a_card_the_recognizer_refused_though_its_index_was_read_surely(rule):
     classifier.rows[16] = classifier.rows[3].copy()
     classifier.rows[16][[C("3S").index, C("4S").index]] = classifier.rows[3][[C("4S").index, C("3S").index]]
     assert reread(deck, classifier, Recognition(None, 0.99, quad_for(16)))[0].card is None  # index says 4S
+
+
+def test_a_card_its_whole_face_refused_is_not_read_again(rule):
+    """A tigullio queen of diamonds whose index read surely as the 6D, refused by its face: the deck's
+    6D matching that index very strongly does not make it a six."""
+    deck, classifier = rule
+    assert reread(deck, classifier, Recognition(None, 0.99, quad_for(14)))[0].card == C("3S")
+    assert reread(deck, classifier, Recognition(None, 0.99, quad_for(14), face_refuted=True))[0].card is None
 
 
 def test_a_learned_read_never_names_a_card_already_read_in_the_frame(rule):

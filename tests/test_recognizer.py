@@ -421,7 +421,7 @@ def test_a_read_the_whole_face_refutes_is_an_unread_card():
     nine = Card.parse("9D")
     face = ScriptedWholeCard(whole_opinion("cD", 0.995))  # surely a court: not a nine
     found = recognize_with([lone_card()], [row_of(nine.index, 0.999), row_of(nine.index, 0.999)], whole_card=face)
-    assert len(found) == 1 and found[0].card is None
+    assert len(found) == 1 and found[0].card is None and found[0].face_refuted
     assert len(face.asked) == 1
     # A face that agrees leaves the read alone.
     found = recognize_with([lone_card()], [row_of(nine.index, 0.999), row_of(nine.index, 0.999)],

@@ -11,13 +11,15 @@ when the deck is loaded, and each card the recognizer reports is compared with t
   MARGIN;
 - a card seen but not read, its index unsure, strongly matching a learned card, is read as that
   card where the classifier is unsure of that card in its learned photos too (this deck's ace looks
-  like a king to it), unless the classifier thinks more likely than not that it is another card the
-  deck has not learned (where it has, the fingerprints have already chosen between the two); a card
+  like a king to it), unless the classifier's best guess is another card the deck has not learned
+  (where it has, the fingerprints have already chosen between the two): half a deck learned, an
+  unlearned 3♠ the classifier leans to at 0.5 is not read as the learned 3♣ it resembles; a card
   the classifier read surely when learned and is unsure of now is likelier another card that it
   resembles (a club taken for a spade, a queen for a nine);
 - a card whose index was read surely but which the recognizer refused for reasons of its own (another
-  corner, a neighbour's outline, its whole face) is read only where the learned card matching it still
-  more strongly (OVERRULE) is the card its index shows;
+  corner, a neighbour's outline) is read only where the learned card matching it still more strongly
+  (OVERRULE) is the card its index shows; one its whole face refused (Recognition.face_refuted: a
+  queen whose index read as a six) is left unread;
 - a learned read never names a card already read elsewhere in the frame;
 - a read card matching another learned card still more strongly (OVERRULE) is left unread: the two
   disagree, and a wrong read costs more than an unread one;
@@ -39,7 +41,6 @@ MATCH = 0.9                        # the cosine a learned card's fingerprint mus
 MARGIN = 0.1                       # ... beating every other learned card's by this much
 OVERRULE = 0.95                    # the cosine at which a learned card overrules the recognizer: unreads a
 #                                    confident read of another card, or reads a refused one its index shows
-CONTRADICTION = 0.5                # an unread card is not read where another card is this likely
 FLOOR = 1e-300                     # probabilities under this are taken as this before the logarithm
 
 
@@ -150,7 +151,7 @@ class DeckReader:
             if rec.card != match.card and match.similarity >= OVERRULE:
                 return Recognition(None, rec.confidence, rec.quad)
             return rec
-        if match.card in read:
+        if match.card in read or rec.face_refuted:
             return rec
         index, _ = self.classifier.decide(probs)
         if index is not None:  # refused by the recognizer's own rules, not for an unsure index
@@ -161,8 +162,6 @@ class DeckReader:
         return Recognition(match.card, match.similarity, rec.quad)
 
     def contradicted(self, card: Card, probs: np.ndarray) -> bool:
-        """Whether the classifier leans to another card, one not learned, more likely than not."""
-        best = int(np.argmax(probs))
-        other = self.classifier.cards[best]
-        return other is not None and other != card and other not in self.deck.crops and \
-            float(probs[best]) > CONTRADICTION
+        """Whether the classifier's best guess is another card, one not learned."""
+        other = self.classifier.cards[int(np.argmax(probs))]
+        return other is not None and other != card and other not in self.deck.crops

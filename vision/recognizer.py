@@ -253,7 +253,7 @@ class Recognizer:
         for (n, quad, card), opinion in zip(asked, opinions):
             if readings[n].card is not None:
                 if refutes(card, opinion):
-                    readings[n] = Recognition(None, readings[n].confidence, readings[n].quad)
+                    readings[n] = Recognition(None, readings[n].confidence, readings[n].quad, face_refuted=True)
             elif confirms(card, opinion):
                 readings[n] = Recognition(card, float(opinion[class_of(card)]), quad)
 

@@ -18,11 +18,14 @@ class Recognition:
                 for a card its index almost read and its whole face confirmed: the whole-card network's).
     quad: 4x2 float32 image coordinates of the whole card's corners, clockwise, starting at the
           corner whose index was read (top-left of the upright card).
+    face_refuted: an unread card whose index was read, until its whole face (vision.whole_card) said
+          it is not that card: a learned deck does not read it again.
     """
 
     card: Card | None
     confidence: float
     quad: np.ndarray
+    face_refuted: bool = False
 
     @property
     def centre(self) -> tuple[float, float]:
