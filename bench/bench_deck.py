@@ -6,7 +6,8 @@ four other tables at full realism: separate cards and overlapping rows. Each sce
 generic recognizer; the learned deck's check (vision.deck_reader.DeckReader, the recognizer's last
 step) is then applied to those same reports with the whole deck, with half of it (every other card),
 and with each other held-out deck learned instead (another deck on the table). Scored as
-bench_vision scores the held-out decks; "wrong" counts misreads and reads where no such card lies.
+bench_vision scores the held-out decks; "wrong" counts misreads and reads where no such card lies,
+the generic recognizer's with the deck's, and a last line counts those the learned deck made itself.
 
 Real photographs (bench/real/, rebuilt into .cache/real): the sources with several photos of one
 physical deck, each learned from one photo of each card (the first, by file name) and read in all
@@ -111,6 +112,19 @@ def tally(scene, reports, tallies: Counter, known=None) -> None:
     tallies["extra wrong"] += sum(rec.card is not None for rec, _ in extra)
 
 
+def made_wrong(scene, generic, learned) -> int:
+    """Wrong reads the learned deck made itself: cards read wrong with it and not without, and reads
+    where no such card lies that it added."""
+    from bench.bench_vision import score_reads
+
+    verdicts, extra = score_reads(scene, generic)
+    verdicts_learned, extra_learned = score_reads(scene, learned)
+    made = sum(after == "wrong" and before != "wrong"
+               for (_, before, _), (_, after, _) in zip(verdicts, verdicts_learned))
+    added = sum(rec.card is not None for rec, _ in extra_learned) - sum(rec.card is not None for rec, _ in extra)
+    return made + max(0, added)
+
+
 def row(label: str, t: Counter, group: str = "") -> str:
     cards = t[group + "cards"]
     return (f"{label:44s} {cards:6d} {pct(t[group + 'right'], cards):>9s} "
@@ -157,6 +171,7 @@ def rendered(recognizer, targets: Targets) -> dict:
     halves = {deck: half_of(learned) for deck, learned in decks.items()}
     half_readers = {deck: DeckReader(h, recognizer.classifier, recognizer.cropper) for deck, h in halves.items()}
     tallies: dict[tuple, Counter] = defaultdict(Counter)
+    made: Counter = Counter()                 # (mode, kind) -> wrong reads the learned deck made itself
     started = time.time()
     for deck in deck_names:
         rng = np.random.default_rng([SEED, 7, sum(map(ord, deck))])
@@ -165,13 +180,19 @@ def rendered(recognizer, targets: Targets) -> dict:
                 scene = make_scene(rng, kind, deck, texture=READ_TEXTURES[k % len(READ_TEXTURES)])
                 reports = recognizer.recognize(scene.image)
                 tally(scene, reports, tallies[(deck, kind, "generic")])
-                tally(scene, readers[deck].reread(scene.image, reports), tallies[(deck, kind, "learned")])
+                learned = readers[deck].reread(scene.image, reports)
+                tally(scene, learned, tallies[(deck, kind, "learned")])
+                made[("learned", kind)] += made_wrong(scene, reports, learned)
                 known = set(halves[deck].cards)
                 tally(scene, reports, tallies[(deck, kind, "generic split")], known)
-                tally(scene, half_readers[deck].reread(scene.image, reports), tallies[(deck, kind, "half")], known)
+                half = half_readers[deck].reread(scene.image, reports)
+                tally(scene, half, tallies[(deck, kind, "half")], known)
+                made[("half", kind)] += made_wrong(scene, reports, half)
                 for other in deck_names:
                     if other != deck:
-                        tally(scene, readers[other].reread(scene.image, reports), tallies[(deck, kind, "other")])
+                        learned = readers[other].reread(scene.image, reports)
+                        tally(scene, learned, tallies[(deck, kind, "other")])
+                        made[("other", kind)] += made_wrong(scene, reports, learned)
     print(f"(reading pass {time.time() - started:.0f} s)\n")
     print(f"Rendered {label} decks, learned on the felt table, read on the four others:")
     print(HEADER)
@@ -224,6 +245,10 @@ def rendered(recognizer, targets: Targets) -> dict:
         print(row(f"ALL {kind}, another deck learned", other))
         targets.add(f"rendered {label} {kind}, another deck learned: wrong", f"{generic['wrong']} -> {other['wrong']}",
                     other["wrong"] <= generic["wrong"])
+    print("\nWrong reads the learned deck made itself (read wrong with it, not without): "
+          + "; ".join(f"{words} " + ", ".join(f"{kind} {made[(mode, kind)]}" for kind in SCENES)
+                      for mode, words in (("learned", "its own deck"), ("half", "half of it"),
+                                          ("other", "another deck"))))
     return decks
 
 
