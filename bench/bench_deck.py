@@ -289,12 +289,19 @@ def timing(recognizer, decks: dict, targets: Targets) -> None:
 
 # ---- real photographs --------------------------------------------------------------------------------
 
+def photo_scores(label: dict, image, reports, reader) -> dict:
+    """A real photo's score (bench.real.score) read without and with a learned deck."""
+    from bench.real.score import score_photo
+
+    return {mode: score_photo(label["cards"], [None if r.card is None else str(r.card) for r in out])
+            for mode, out in (("generic", reports), ("learned", reader.reread(image, reports)))}
+
+
 def real(recognizer, targets: Targets) -> None:
     import cv2
 
     from bench.bench_real import present
     from bench.real.build import DEFAULT_OUT, load_labels
-    from bench.real.score import score_photo
     from cribbage.cards import Card
     from vision.deck_learning import PhotoRefused, index_crops
     from vision.deck_reader import DeckReader
@@ -333,15 +340,16 @@ def real(recognizer, targets: Targets) -> None:
         print(f"\n{source}: learned {len(learned.cards)} cards from {len(used) + len(refused)} photos "
               f"({seconds:.1f} s); refused {len(refused)}: {'; '.join(refused) or 'none'}")
     print(f"{'':44s} {'cards':>6s} {'right':>9s} {'wrong':>15s} {'unread, missed':>15s}")
-    own = {}
+    own, made = {}, Counter()
     for source in REAL_DECKS:
         rows = defaultdict(Counter)
         for key, (label, image, recs) in reports.items():
             if label["source"] != source or key in learning[source]:
                 continue
-            for mode, out in (("generic", recs), ("learned", readers[source].reread(image, recs))):
-                score = score_photo(label["cards"], [None if r.card is None else str(r.card) for r in out])
+            scores = photo_scores(label, image, recs, readers[source])
+            for mode, score in scores.items():
                 rows[mode].update(score.as_counter())
+            made["own"] += max(0, scores["learned"].wrong - scores["generic"].wrong)
         for mode in ("generic", "learned"):
             t = rows[mode]
             print(f"{source.split('/')[0] + ' other photos, ' + mode:44s} {t['cards']:6d} {pct(t['right'], t['cards']):>9s} "
@@ -361,13 +369,16 @@ def real(recognizer, targets: Targets) -> None:
         for key, (label, image, recs) in reports.items():
             if label["source"] == source:
                 continue
-            for mode, out in (("generic", recs), ("learned", readers[source].reread(image, recs))):
-                score = score_photo(label["cards"], [None if r.card is None else str(r.card) for r in out])
+            scores = photo_scores(label, image, recs, readers[source])
+            for mode, score in scores.items():
                 rows[mode].update(score.as_counter())
+            made["other"] += max(0, scores["learned"].wrong - scores["generic"].wrong)
         print(f"  {source.split('/')[0]} learned: {rows['generic']['cards']} cards; right "
               f"{pct(rows['generic']['right'], rows['generic']['cards'])} -> {pct(rows['learned']['right'], rows['learned']['cards'])}, "
               f"wrong {rows['generic']['wrong']} -> {rows['learned']['wrong']}")
         others.append((source.split("/")[0], rows["generic"]["wrong"], rows["learned"]["wrong"]))
+    print(f"Wrong reads the learned decks made themselves (more wrong in a photo with the deck than without): "
+          f"their own photos {made['own']}, the other sources' {made['other']}")
     targets.add("real photographs, another deck learned: wrong", ", ".join(f"{name} {a} -> {b}" for name, a, b in others),
                 all(b <= a for _, a, b in others))
 
