@@ -190,9 +190,9 @@ def rendered(recognizer, targets: Targets) -> dict:
                 made[("half", kind)] += made_wrong(scene, reports, half)
                 for other in deck_names:
                     if other != deck:
-                        learned = readers[other].reread(scene.image, reports)
-                        tally(scene, learned, tallies[(deck, kind, "other")])
-                        made[("other", kind)] += made_wrong(scene, reports, learned)
+                        theirs = readers[other].reread(scene.image, reports)
+                        tally(scene, theirs, tallies[(deck, kind, "other")])
+                        made[("other", kind)] += made_wrong(scene, reports, theirs)
     print(f"(reading pass {time.time() - started:.0f} s)\n")
     print(f"Rendered {label} decks, learned on the felt table, read on the four others:")
     print(HEADER)
