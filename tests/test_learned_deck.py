@@ -137,6 +137,14 @@ def test_a_read_the_learned_deck_disagrees_with_is_left_unread(rule):
     assert out[0].card is None and out[0].confidence == 0.99
 
 
+def test_a_read_of_a_card_the_deck_has_not_learned_stays_however_like_a_learned_one(rule):
+    """Half a deck learned: an unlearned Q♦ read surely, matching the learned Q♥, is still the Q♦."""
+    deck, classifier = rule
+    rec = Recognition(C("4S"), 0.99, quad_for(11))                     # the 2S's fingerprint
+    assert DeckReader(deck, classifier, crop_of_quad).matches(classifier.rows[11])[0].similarity >= OVERRULE
+    assert reread(deck, classifier, rec)[0] is rec
+
+
 def test_a_read_the_learned_deck_agrees_with_stays(rule):
     deck, classifier = rule
     rec = Recognition(C("2S"), 0.99, quad_for(11))

@@ -22,7 +22,10 @@ when the deck is loaded, and each card the recognizer reports is compared with t
   queen whose index read as a six) is left unread;
 - a learned read never names a card already read elsewhere in the frame;
 - a read card matching another learned card still more strongly (OVERRULE) is left unread: the two
-  disagree, and a wrong read costs more than an unread one;
+  disagree, and a wrong read costs more than an unread one. Where the card read is not learned, only
+  if the classifier took that learned card for it in its learning photos (a deck whose 8♦ the
+  classifier reads as a 7♠, learned by its name): otherwise the deck cannot know what the card read
+  looks like in this deck (half a deck learned, an unlearned Q♦ matches the learned Q♥ at 0.956);
 - anything else (a card far from every learned card, a card of another deck) keeps the generic read.
 """
 
@@ -85,6 +88,10 @@ class DeckReader:
         self._prints = fingerprints(rows) if crops else rows
         # the learned cards the classifier does not read surely as themselves in their own photos
         self._unsure = {card for card, row in zip(owners, rows) if classifier.decide(row)[0] != card}
+        # what the classifier takes each learned card for in its learning photos (its best guess)
+        self._taken_for: dict[Card, set] = {card: set() for card in self.learned}
+        for card, row in zip(owners, rows):
+            self._taken_for[card].add(classifier.cards[int(np.argmax(row))])
         self._seen: dict[bytes, np.ndarray] = {}
         self._frame: np.ndarray | None = None
 
@@ -148,7 +155,8 @@ class DeckReader:
         if match is None or not match.strong:
             return rec
         if rec.card is not None:
-            if rec.card != match.card and match.similarity >= OVERRULE:
+            if rec.card != match.card and match.similarity >= OVERRULE and \
+                    (rec.card in self.deck.crops or rec.card in self._taken_for[match.card]):
                 return Recognition(None, rec.confidence, rec.quad)
             return rec
         if match.card in read or rec.face_refuted:
