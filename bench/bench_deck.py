@@ -73,7 +73,7 @@ def learning_photo(rng, deck: str, card, size=(1280, 720)):
 def learn_rendered(recognizer, deck: str):
     """The deck learned from 52 rendered photos: (LearnedDeck, seconds learning, refusals)."""
     from cribbage.cards import FULL_DECK
-    from vision.deck_learning import PhotoRefused, index_crops
+    from vision.deck_learning import PhotoRefused, card_photo
     from vision.learned_deck import LearnedDeck
 
     rng = np.random.default_rng([SEED, sum(map(ord, deck))])
@@ -82,7 +82,7 @@ def learn_rendered(recognizer, deck: str):
     start = time.perf_counter()
     for card, image in photos:
         try:
-            learned.add(card, index_crops(recognizer, image, card))
+            learned.learn(card, card_photo(recognizer, image, card))
         except PhotoRefused as exc:
             refused.append(f"{card}: {exc}")
     return learned, time.perf_counter() - start, refused
@@ -95,7 +95,7 @@ def half_of(deck):
     half = LearnedDeck(deck.name + "-half")
     for card in deck.cards:
         if card.index % 2 == 0:
-            half.add(card, deck.crops[card])
+            half.add(card, deck.crops[card], deck.faces.get(card, []))
     return half
 
 
@@ -167,9 +167,9 @@ def rendered(recognizer, targets: Targets) -> dict:
         decks[deck] = learned
         print(f"{deck}: learned {len(learned.cards)} cards from 52 photos in {seconds:.1f} s "
               f"({1000 * seconds / 52:.0f} ms a photo); refused: {'; '.join(refused) or 'none'}")
-    readers = {deck: DeckReader(learned, recognizer.classifier, recognizer.cropper) for deck, learned in decks.items()}
+    readers = {deck: DeckReader(learned, recognizer.classifier, recognizer.cropper, recognizer.whole_card) for deck, learned in decks.items()}
     halves = {deck: half_of(learned) for deck, learned in decks.items()}
-    half_readers = {deck: DeckReader(h, recognizer.classifier, recognizer.cropper) for deck, h in halves.items()}
+    half_readers = {deck: DeckReader(h, recognizer.classifier, recognizer.cropper, recognizer.whole_card) for deck, h in halves.items()}
     tallies: dict[tuple, Counter] = defaultdict(Counter)
     made: Counter = Counter()                 # (mode, kind) -> wrong reads the learned deck made itself
     started = time.time()
@@ -261,7 +261,7 @@ def timing(recognizer, decks: dict, targets: Targets) -> None:
     pin_to_one_core()
     deck = next(iter(decks))
     frames = six_card_frames(TIMING_FRAMES, deck)
-    reader = DeckReader(decks[deck], recognizer.classifier, recognizer.cropper)
+    reader = DeckReader(decks[deck], recognizer.classifier, recognizer.cropper, recognizer.whole_card)
     for frame in frames[:3]:
         recognizer.recognize(frame)
     plain, learned = [], []
@@ -279,12 +279,33 @@ def timing(recognizer, decks: dict, targets: Targets) -> None:
     print(f"\n1280x720 frame, six cards of {deck}, one core, paired: without {statistics.median(plain):.1f} ms, "
           f"with the learned deck {statistics.median(learned):.1f} ms (median; median ratio {ratio:.3f}, "
           f"{100 * (ratio - 1):+.1f} %) over {len(plain)} pairs")
+    face_cost(recognizer, reader, frames, statistics.median(plain))
     with tempfile.TemporaryDirectory() as folder:
         sizes = [save_deck(Path(folder), learned).stat().st_size for learned in decks.values()]
     crops = [sum(len(v) for v in learned.crops.values()) for learned in decks.values()]
     print(f"deck file on disk: {', '.join(f'{s / 1e3:.0f} kB ({c} crops)' for s, c in zip(sizes, crops))}")
     targets.add("a frame with a learned deck: <= 10 % slower", f"{100 * (ratio - 1):+.1f} %", ratio <= 1.10)
     targets.add("a learned deck: <= 5 MB on disk", f"largest {max(sizes) / 1e3:.0f} kB", max(sizes) <= 5e6)
+
+
+def face_cost(recognizer, reader, frames: list, frame_ms: float) -> None:
+    """What reading a lone unread card's whole face adds to a frame (the timed frames may hold none)."""
+    from vision.deck_reader import alone
+
+    if reader.whole_card is None:
+        return
+    faced = 0
+    for frame in frames:
+        reports = recognizer.recognize(frame)
+        faced += any(rec.card is None and alone(rec.quad, [o.quad for o in reports if o is not rec]) for rec in reports)
+    quad = np.float32([[100, 100], [275, 100], [275, 350], [100, 350]])
+    reader.face_matches(frames[0], [quad])
+    start = time.perf_counter()
+    for _ in range(20):
+        reader.face_matches(frames[0], [quad])
+    cost = (time.perf_counter() - start) / 20 * 1000.0
+    print(f"an unread card lying alone, its face read and matched: +{cost:.2f} ms a card "
+          f"({100 * cost / frame_ms:+.1f} % of the frame); timed frames holding one: {faced} of {len(frames)}")
 
 
 # ---- real photographs --------------------------------------------------------------------------------
@@ -303,7 +324,7 @@ def real(recognizer, targets: Targets) -> None:
     from bench.bench_real import present
     from bench.real.build import DEFAULT_OUT, load_labels
     from cribbage.cards import Card
-    from vision.deck_learning import PhotoRefused, index_crops
+    from vision.deck_learning import PhotoRefused, card_photo
     from vision.deck_reader import DeckReader
     from vision.learned_deck import LearnedDeck
 
@@ -330,12 +351,12 @@ def real(recognizer, targets: Targets) -> None:
                 continue
             start = time.perf_counter()
             try:
-                learned.add(card, index_crops(recognizer, image, card))
+                learned.learn(card, card_photo(recognizer, image, card))
                 used.add(key)
             except PhotoRefused as exc:
                 refused.append(f"{label['cards'][0]} ({Path(key).name}): {exc}")
             seconds += time.perf_counter() - start
-        readers[source] = DeckReader(learned, recognizer.classifier, recognizer.cropper)
+        readers[source] = DeckReader(learned, recognizer.classifier, recognizer.cropper, recognizer.whole_card)
         learning[source] = used
         print(f"\n{source}: learned {len(learned.cards)} cards from {len(used) + len(refused)} photos "
               f"({seconds:.1f} s); refused {len(refused)}: {'; '.join(refused) or 'none'}")
@@ -418,7 +439,7 @@ def close_ups(recognizer, inside: float = 0.03) -> None:
 
     from bench.real.build import DEFAULT_OUT, folder_name, load_labels
     from cribbage.cards import Card
-    from vision.deck_learning import PhotoRefused, index_crops
+    from vision.deck_learning import PhotoRefused, card_photo
     from vision.one_card import long_side
 
     folder = DEFAULT_OUT / folder_name(REAL_DECKS[0])
@@ -437,7 +458,7 @@ def close_ups(recognizer, inside: float = 0.03) -> None:
         photos += 1
         found += bool(recognizer.recognize(close))
         try:
-            index_crops(recognizer, close, Card.parse(label["cards"][0]))
+            card_photo(recognizer, close, Card.parse(label["cards"][0]))
             learned += 1
         except PhotoRefused as exc:
             refused[str(exc).split(" (")[0]] += 1

@@ -213,11 +213,11 @@ SUIT_ORDER = "CDHS"
 
 def suit_row(recognizer, image: np.ndarray, suit: str) -> dict:
     """The thirteen cards of one suit laid face up in a row, ace to king from left to right: each card
-    with its index crops. A UsageError says what is wrong (how many cards the camera sees, or which
+    with what its photo teaches (vision.learned_deck.CardPhoto). A UsageError says what is wrong (how many cards the camera sees, or which
     card does not look like the one its place calls for) so the players can lay the row again."""
     from cribbage.cards import SUIT_NAMES, Card
     from device.errors import UsageError
-    from vision.deck_learning import PhotoRefused, report_crops
+    from vision.deck_learning import PhotoRefused, report_photo
 
     reports = _recognize(recognizer, image)
     if len(reports) != 13:
@@ -227,7 +227,7 @@ def suit_row(recognizer, image: np.ndarray, suit: str) -> dict:
     for rank, rec in enumerate(sorted(reports, key=lambda r: r.centre[0]), start=1):
         card = Card(rank, suit)
         try:
-            learned[card] = report_crops(recognizer, image, rec, card)
+            learned[card] = report_photo(recognizer, image, rec, card)
         except PhotoRefused as exc:
             raise UsageError(f"card {rank} from the left should be the {card.name}, but {exc}: lay the "
                              f"{SUIT_NAMES[suit]} in order, ace to king") from None
@@ -253,8 +253,8 @@ def learn_deck_by_suits(name: str, recognizer, frame, ask, say, suits: str = SUI
             except UsageError as exc:
                 say(str(exc))
                 continue
-            for card, crops in row.items():
-                deck.add(card, crops)
+            for card, photo in row.items():
+                deck.learn(card, photo)
             say(f"I see thirteen cards: the {SUIT_NAMES[suit]} are learned.")
             break
     return deck

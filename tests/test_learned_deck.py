@@ -16,6 +16,7 @@ from vision.deck_reader import MATCH, OVERRULE, DeckReader
 from vision.learned_deck import (MAX_BYTES, DeckError, LearnedDeck, deck_names, forget_deck,
                                  load_deck, save_deck)
 from vision.types import Recognition
+from vision.whole_card import HEIGHT as FACE_HEIGHT, WIDTH as FACE_WIDTH, class_of
 
 C = Card.parse
 
@@ -194,13 +195,143 @@ def test_a_card_between_two_learned_cards_is_not_read(rule):
     assert reread(deck, classifier, Recognition(None, 0.5, quad_for(13)))[0].card is None
 
 
+# ---- a lone card's whole face, with a whole-card network whose rows the test chooses ------------------
+
+class FaceReader:
+    """Stands in for WholeCardReader: a face's first pixel, or an outline's first x, names its row;
+    a face turned end for end (its last pixel), or an outline from its far corner (quad_for's x + 10),
+    the row 100 on."""
+
+    def __init__(self, rows: dict[int, np.ndarray]):
+        self.rows = rows
+
+    def read_faces(self, faces):
+        return np.stack([self.rows[int(face[0, 0, 0])] for face in faces])
+
+    def probabilities(self, image, quads):
+        return np.stack([self.rows[int(round(float(q[0][0]))) + (90 if q[0][1] > 0 else 0)] for q in quads])
+
+
+def face_for(key: int) -> np.ndarray:
+    face = np.zeros((FACE_HEIGHT, FACE_WIDTH, 3), np.uint8)
+    face[0, 0, 0], face[-1, -1, 0] = key, key + 100
+    return face
+
+
+@pytest.fixture
+def faced(rule):
+    """The rule's deck with a face for each card: rows 1-3 (turned 101-103) the learned faces of AS,
+    2S, 3S, each surely its own class (the 2S a little like a 2C); rows 11-13 (111-113) other photos
+    of them, the faces a test shows at an outline."""
+    deck, classifier = rule
+    rng = np.random.default_rng(6)
+    logits = {}
+    for key, card in ((1, "AS"), (2, "2S"), (3, "3S")):
+        logits[key] = rng.normal(0, 3, 44)
+        logits[key][class_of(C(card))] = 20.0
+        deck.add(C(card), [], [face_for(key)])
+    logits[2][class_of(C("2C"))] = 18.0
+    rows = {}
+    for key, logit in logits.items():
+        rows[key] = rows[key + 100] = softmax(logit)
+        rows[key + 10] = rows[key + 110] = softmax(logit + rng.normal(0, 0.3, 44))   # 11: the AS, 12: 2S, 13: 3S
+    return deck, classifier, FaceReader(rows)
+
+
+def reread_lone(deck, classifier, faces, rec, *others):
+    reader = DeckReader(deck, classifier, crop_of_quad, faces)
+    return reader.reread(np.zeros((4, 4, 3), np.uint8), [rec, *others])[0]
+
+
+def test_a_lone_card_whose_face_is_another_learned_card_stays_unread(faced):
+    """A fonts-1008 A♣ whose index matches the learned A♠ surely, its face the A♣: it is left unread."""
+    deck, classifier, faces = faced
+    faces.rows[14], faces.rows[114] = faces.rows[12], faces.rows[112]        # the 3S's index, the 2S's face
+    rec = Recognition(None, 0.99, quad_for(14))
+    assert reread(deck, classifier, rec)[0].card == C("3S")                    # by its index alone
+    assert reread_lone(deck, classifier, faces, rec).card is None
+    faces.rows[14], faces.rows[114] = faces.rows[13], faces.rows[113]        # the 3S's face too
+    assert reread_lone(deck, classifier, faces, rec).card == C("3S")
+    blur = softmax(np.random.default_rng(11).normal(0, 3, 44))               # a face like none learned
+    faces.rows[14] = faces.rows[114] = blur
+    face = DeckReader(deck, classifier, crop_of_quad, faces).face_matches(np.zeros((4, 4, 3), np.uint8), [rec.quad])[0][0]
+    assert face.card != C("3S") and face.similarity < MATCH                 # too far to say it is another
+    assert reread_lone(deck, classifier, faces, rec).card == C("3S")
+
+
+def test_a_lone_card_whose_index_and_face_agree_is_read_though_its_learned_photo_was_read_surely(faced):
+    """The 2S read surely when learned, unsure now: by its index alone it may be another card that
+    resembles it; its whole face, matching the learned 2S's too, says which."""
+    deck, classifier, faces = faced
+    classifier.rows[17] = softmax(0.1 * np.log(classifier.rows[11]))        # the 2S's fingerprint, unsure
+    rec = Recognition(None, 0.2, quad_for(17))
+    assert reread(deck, classifier, rec)[0].card is None
+    faces.rows[17], faces.rows[117] = faces.rows[12], faces.rows[112]
+    out = reread_lone(deck, classifier, faces, rec)
+    assert out.card == C("2S") and out.confidence >= MATCH
+    beside = Recognition(C("9D"), 0.99, quad_for(12))                        # overlapping it: no whole face
+    assert reread_lone(deck, classifier, faces, rec, beside).card is None
+    classifier.rows[40] = classifier.rows[12]
+    far = Recognition(C("9D"), 0.99, quad_for(40))
+    assert reread_lone(deck, classifier, faces, rec, far).card == C("2S")
+
+
+def test_a_lone_card_whose_face_shows_another_suit_stays_unread(faced):
+    """Half a deck learned: an unlearned 2C whose index and face both come nearest the learned 2S, the
+    whole-card network seeing clubs, is no 2S."""
+    deck, classifier, faces = faced
+    classifier.rows[17] = softmax(0.1 * np.log(classifier.rows[11]))
+    clubs = np.log(faces.rows[12])
+    clubs[class_of(C("2C"))] = clubs[class_of(C("2S"))] + 0.5
+    faces.rows[17] = faces.rows[117] = softmax(clubs)
+    reader = DeckReader(deck, classifier, crop_of_quad, faces)
+    face = reader.face_matches(np.zeros((4, 4, 3), np.uint8), [quad_for(17)])[0][0]
+    assert face.card == C("2S") and face.similarity >= MATCH
+    assert reread_lone(deck, classifier, faces, Recognition(None, 0.2, quad_for(17))).card is None
+
+
+def test_a_lone_card_whose_best_guess_is_an_unlearned_card_stays_unread_though_its_face_agrees(faced):
+    deck, classifier, faces = faced
+    classifier.rows[18] = softmax(0.5 * np.log(classifier.rows[10]))        # the ace's fingerprint, KH likeliest
+    faces.rows[18], faces.rows[118] = faces.rows[11], faces.rows[111]
+    assert reread_lone(deck, classifier, faces, Recognition(None, 0.4, quad_for(18))).card is None
+
+
+def test_a_lone_read_of_an_unlearned_card_stands_where_its_face_shows_its_suit(faced):
+    """Half a deck learned: an unlearned Q♦ read surely, its index like the learned Q♥'s, which the
+    classifier took for a Q♦ when learned; its face shows diamonds at both ends, so the read stands."""
+    deck, classifier, faces = faced
+    deck.add(C("4H"), [crop_for(2)], [face_for(2)])           # a 4H learned from a photo the classifier read as 2S
+    reader = DeckReader(deck, classifier, crop_of_quad, faces)
+    assert C("2S") in reader._taken_for[C("4H")]
+    rec = Recognition(C("2S"), 0.99, quad_for(11))            # the learned 4H's fingerprint (and the 2S's)
+    del deck.crops[C("2S")], deck.faces[C("2S")]             # the 2S itself not learned
+    assert reread(deck, classifier, rec)[0].card is None
+    spades = np.log(faces.rows[12])
+    spades[class_of(C("2S"))] += 30.0
+    faces.rows[11] = faces.rows[111] = softmax(spades)
+    assert reread_lone(deck, classifier, faces, rec).card == C("2S")
+    hearts = np.log(faces.rows[11])
+    hearts[class_of(C("4H"))] = hearts.max() + 5.0
+    faces.rows[111] = softmax(hearts)
+    assert reread_lone(deck, classifier, faces, rec).card is None            # one end shows hearts
+
+
+def test_a_deck_learned_without_faces_is_read_by_its_indices(faced):
+    deck, classifier, faces = faced
+    faces.rows[14], faces.rows[114] = faces.rows[12], faces.rows[112]
+    deck.faces.clear()
+    assert reread_lone(deck, classifier, faces, Recognition(None, 0.99, quad_for(14))).card == C("3S")
+
+
 # ---- the deck file -------------------------------------------------------------------------------------
 
 def small_deck(name="home"):
     rng = np.random.default_rng(1)
     deck = LearnedDeck(name)
     for card in ("5C", "TH", "QS"):
-        deck.add(C(card), [rng.integers(0, 255, (INDEX_HEIGHT, INDEX_WIDTH, 3), dtype=np.uint8) for _ in range(2)])
+        deck.add(C(card), [rng.integers(0, 255, (INDEX_HEIGHT, INDEX_WIDTH, 3), dtype=np.uint8) for _ in range(2)],
+                 [rng.integers(0, 255, (FACE_HEIGHT, FACE_WIDTH, 3), dtype=np.uint8)])
     return deck
 
 
@@ -212,6 +343,8 @@ def test_a_saved_deck_loads_the_same_and_learning_again_replaces_it(tmp_path):
     assert loaded.cards == [C("5C"), C("TH"), C("QS")]
     for card in loaded.cards:
         assert all(np.array_equal(a, b) for a, b in zip(loaded.crops[card], deck.crops[card]))
+        assert len(loaded.faces[card]) == 1 and np.array_equal(loaded.faces[card][0], deck.faces[card][0])
+    assert loaded.has_faces
     other = LearnedDeck("home")
     other.add(C("AD"), deck.crops[C("5C")])
     save_deck(tmp_path, other)
@@ -243,6 +376,12 @@ def test_decks_are_listed_and_forgotten(tmp_path):
      "no PNG"),
     ('{"format": "muggins learned deck", "version": 1, "crop": [40, 70], "name": "x", "cards": {"5C": []}}',
      "has no crops"),
+    ('{"format": "muggins learned deck", "version": 2, "crop": [40, 70], "name": "x", "cards": {}, "face": [32, 32], '
+     '"faces": {}}', "faces are"),
+    ('{"format": "muggins learned deck", "version": 2, "crop": [40, 70], "name": "x", "cards": {}, "face": [48, 68]}',
+     "without faces"),
+    ('{"format": "muggins learned deck", "version": 2, "crop": [40, 70], "name": "x", "cards": {}, "face": [48, 68], '
+     '"faces": {"5C": ["bm90IGEgcG5n"]}}', "a card it has not learned"),
 ])
 def test_a_corrupt_or_foreign_deck_file_is_refused_by_name(tmp_path, text, reason):
     path = tmp_path / "bad.deck.json"
@@ -267,7 +406,17 @@ def test_a_missing_deck_names_those_there_are(tmp_path):
 
 def test_the_deck_file_is_versioned_json():
     data = json.loads(small_deck().to_json())
-    assert data["format"] == "muggins learned deck" and data["version"] == 1 and set(data["cards"]) == {"5C", "TH", "QS"}
+    assert data["format"] == "muggins learned deck" and data["version"] == 2 and set(data["cards"]) == {"5C", "TH", "QS"}
+    assert data["face"] == [FACE_WIDTH, FACE_HEIGHT] and set(data["faces"]) == {"5C", "TH", "QS"}
+
+
+def test_a_deck_file_of_version_1_still_loads_without_faces(tmp_path):
+    data = json.loads(small_deck().to_json())
+    del data["face"], data["faces"]
+    data["version"] = 1
+    (tmp_path / "old.deck.json").write_text(json.dumps(data), encoding="utf-8")
+    deck = load_deck(tmp_path, "old")
+    assert deck.cards == [C("5C"), C("TH"), C("QS")] and not deck.has_faces
 
 
 # ---- learning from photos, with the real models ----------------------------------------------------------
@@ -324,7 +473,7 @@ def test_learning_refuses_each_bad_photo_saying_why(learning):
 def test_a_card_filling_the_photo_its_edges_cut_is_learned(learning):
     """A phone held close over one card: the photo shows the card's face, cut a little inside its
     edges on every side. The recognizer finds no card in it as it is; learning finds it inside a border."""
-    from vision.deck_learning import index_crops
+    from vision.deck_learning import card_photo
     from vision.one_card import long_side
 
     _, _, recognizer = learning
@@ -335,9 +484,11 @@ def test_a_card_filling_the_photo_its_edges_cut_is_learned(learning):
     cut = round(0.03 * long_side(card[0].quad))
     close = np.ascontiguousarray(image[int(y0) + cut:int(y1) - cut, int(x0) + cut:int(x1) - cut])
     assert recognizer.recognize(close) == []
-    crops = index_crops(recognizer, close, C("9S"))
-    probs = recognizer.classifier.probabilities(crops[:1])[0]
+    learned = card_photo(recognizer, close, C("9S"))
+    probs = recognizer.classifier.probabilities(learned.crops[:1])[0]
     assert recognizer.classifier.cards[int(np.argmax(probs))] == C("9S")
+    face = recognizer.whole_card.read_faces([learned.face])[0]
+    assert int(np.argmax(face)) == class_of(C("9S"))
 
 
 def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
@@ -346,7 +497,8 @@ def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
     from sim.render.scenes import make_scene
 
     deck, _, recognizer = learning
-    reader = DeckReader(deck, recognizer.classifier, recognizer.cropper)
+    assert deck.has_faces
+    reader = DeckReader(deck, recognizer.classifier, recognizer.cropper, recognizer.whole_card)
     rng = np.random.default_rng(8)
     for deck_name, texture in (("penguins", "wood"), ("tigullio-international", "cloth")):
         scene = make_scene(rng, "separate", deck_name, texture=texture)
@@ -380,8 +532,9 @@ def test_rows_the_recognizer_has_read_in_this_frame_are_not_read_again(rule):
 
 def test_a_card_learned_by_its_name_against_the_classifier_is_left_unread_not_misread(learning, tmp_path):
     """--trust-names: a photo the generic reader reads surely as 7S, named 8D, is learned as 8D; a 7S
-    of that deck, read surely as 7S by the generic reader, then matches the learned 8D and is left
-    unread rather than read as either."""
+    of that deck, read surely as 7S by the generic reader, then matches the learned 8D and by its index
+    alone is left unread rather than read as either. Lying alone, its whole face shows spades, not the
+    learned card's diamonds: the read stands (that deck's real 8D would show diamonds, and stay unread)."""
 
     _, _, recognizer = learning
     rng = np.random.default_rng(9)
@@ -393,5 +546,7 @@ def test_a_card_learned_by_its_name_against_the_classifier_is_left_unread_not_mi
     image = photo(rng, [C("7S"), C("2H")], texture="wood")
     generic = recognizer.recognize(image)
     assert C("7S") in {r.card for r in generic}
-    learned = DeckReader(deck, recognizer.classifier, recognizer.cropper).reread(image, generic)
-    assert {r.card for r in learned} == {None, C("2H")}
+    by_index = DeckReader(deck, recognizer.classifier, recognizer.cropper).reread(image, generic)
+    assert {r.card for r in by_index} == {None, C("2H")}
+    by_face = DeckReader(deck, recognizer.classifier, recognizer.cropper, recognizer.whole_card).reread(image, generic)
+    assert {r.card for r in by_face} == {C("7S"), C("2H")}

@@ -4,7 +4,8 @@
 `-N` or `_N` is any notation cribbage.cards reads, in any case. Each photo is read by the generic
 recognizer, which must find exactly one card (a phone photo of a card filling the frame, its edges cut,
 is looked at again inside a dark border); its index crop is kept at the corner where the classifier
-finds the named card likeliest (and the diagonal index corner too, where that one looks like an index).
+finds the named card likeliest (and the diagonal index corner too, where that one looks like an index),
+and its whole face, upright from that corner.
 A photo that cannot be used is refused with its reason, and the others are still learned; a card the
 classifier reads surely as another is refused too, unless the names are trusted (`--trust-names`: a
 deck whose card the generic reader misreads; that card is then left unread rather than misread).
@@ -24,7 +25,8 @@ from cribbage.errors import CribbageError
 from vision.errors import RecognitionFault
 from vision.faults import recognize_picture
 from vision.images import read_image
-from vision.learned_deck import DeckError, LearnedDeck, check_name
+from vision.learned_deck import CardPhoto, DeckError, LearnedDeck, check_name
+from vision.whole_card import face_of
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 SECOND_PHOTO = re.compile(r"^(.+?)[-_]\d+$")
@@ -68,9 +70,10 @@ def read_photo(path: Path) -> np.ndarray:
     return image
 
 
-def index_crops(recognizer, image: np.ndarray, card: Card, trust_name: bool = False) -> list[np.ndarray]:
-    """The index crops of the one card in a learning photo, best first; PhotoRefused saying why not
-    (no card, several, or a card the classifier reads surely as another: see report_crops). A card
+def card_photo(recognizer, image: np.ndarray, card: Card, trust_name: bool = False) -> CardPhoto:
+    """What the one card in a learning photo teaches (its index crops, best first, and its face);
+    PhotoRefused saying why not (no card, several, or a card the classifier reads surely as another:
+    see report_photo). A card
     filling the photo, its edges cut by the frame, has no outline or corner to find: where none is
     found, the photo is looked at again inside a dark border (bordered)."""
     try:
@@ -84,7 +87,7 @@ def index_crops(recognizer, image: np.ndarray, card: Card, trust_name: bool = Fa
         raise PhotoRefused("no card found")
     if len(reports) > 1:
         raise PhotoRefused(f"{len(reports)} cards found: one card a photo")
-    return report_crops(recognizer, image, reports[0], card, trust_name)
+    return report_photo(recognizer, image, reports[0], card, trust_name)
 
 
 def bordered(image: np.ndarray) -> np.ndarray:
@@ -105,8 +108,9 @@ def looks_like(recognizer, rec, card: Card, probs: np.ndarray) -> str | None:
     return f"the card looks like {seen} ({confidence:.3f}), not {card}"
 
 
-def report_crops(recognizer, image: np.ndarray, rec, card: Card, trust_name: bool = False) -> list[np.ndarray]:
-    """The index crops of one reported card said to be `card`, best first. Where the classifier reads
+def report_photo(recognizer, image: np.ndarray, rec, card: Card, trust_name: bool = False) -> CardPhoto:
+    """The index crops of one reported card said to be `card`, best first, and its whole face upright
+    from the best crop's corner (vision.whole_card.face_of). Where the classifier reads
     it surely as another card, PhotoRefused; unless trust_name: then the name is taken as right (the
     generic reader misreads this deck's card), and the card, once learned, is left unread where the
     generic reader would read it as that other card."""
@@ -127,7 +131,7 @@ def report_crops(recognizer, image: np.ndarray, rec, card: Card, trust_name: boo
     if classifier.card_probability(probs[far]) >= INDEX_LIKE and \
             other in (None, card, classifier.decide(probs[best])[0]):
         kept.append(crops[far])
-    return kept
+    return CardPhoto(kept, face_of(image, quads[best]))
 
 
 def photos_in(folder: Path) -> list[Path]:
@@ -148,7 +152,7 @@ def learn_folder(name: str, folder: Path, recognizer, log=None,
             if path.suffix.lower() not in IMAGE_SUFFIXES:
                 raise PhotoRefused(f"not a photo ({path.suffix or 'no suffix'}; give {', '.join(IMAGE_SUFFIXES)})")
             card = card_named(path)
-            deck.add(card, index_crops(recognizer, read_photo(path), card, trust_names))
+            deck.learn(card, card_photo(recognizer, read_photo(path), card, trust_names))
         except PhotoRefused as exc:
             report.refused.append((path.name, str(exc)))
             if log is not None:

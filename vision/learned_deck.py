@@ -1,10 +1,12 @@
 """A deck the players have taught the device (`muggins deck learn`, `muggins calibrate --deck`): each
-card's index crops as photographed, cut as the recognizer cuts them, and where its file lives.
+card's index crops as photographed, cut as the recognizer cuts them, and its whole face as the
+whole-card network reads it (vision.whole_card.face_of); and where its file lives.
 
 The deck file (`NAME.deck.json` in the state directory's decks/ folder) is versioned JSON holding the
-crops as PNG: a corrupt or foreign file is refused, naming it. It keeps the crops, not what the
-classifier makes of them, so a new classifier needs no relearning (vision.deck_reader fingerprints
-them when a deck is loaded into the recognizer).
+crops and faces as PNG: a corrupt or foreign file is refused, naming it. It keeps the pictures, not what
+the networks make of them, so a new model needs no relearning (vision.deck_reader fingerprints them
+when a deck is loaded into the recognizer). A version-1 file, from before faces were kept, still
+reads: its deck is read by its indices alone.
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from cribbage.errors import CribbageError
 from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 from vision.errors import VisionError
 from vision.images import decode_image
+from vision.whole_card import HEIGHT as FACE_HEIGHT, WIDTH as FACE_WIDTH
 
 FORMAT = "muggins learned deck"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)                     # the versions this Muggins reads (1: no faces)
 SUFFIX = ".deck.json"
 MAX_BYTES = 5 * 1024 * 1024        # a deck file is refused above this size, on save and on load
 MAX_CROPS_PER_CARD = 8             # photos of one card beyond this add little and cost time
@@ -38,40 +42,65 @@ class DeckError(VisionError):
     """A learned deck that is missing, corrupt, foreign or badly named; the message names it."""
 
 
+@dataclass(frozen=True)
+class CardPhoto:
+    """What one photo of a card teaches: its index crops, best first, and its whole face upright."""
+
+    crops: list[np.ndarray]
+    face: np.ndarray
+
+
 @dataclass
 class LearnedDeck:
-    """A deck's name and, for each card learned, its index crops (INDEX_HEIGHT x INDEX_WIDTH BGR)."""
+    """A deck's name and, for each card learned, its index crops (INDEX_HEIGHT x INDEX_WIDTH BGR) and
+    whole faces (FACE_HEIGHT x FACE_WIDTH BGR; none in a deck read from a version-1 file)."""
 
     name: str
     crops: dict[Card, list[np.ndarray]] = field(default_factory=dict)
+    faces: dict[Card, list[np.ndarray]] = field(default_factory=dict)
 
     @property
     def cards(self) -> list[Card]:
         return sorted(self.crops, key=lambda c: c.index)
 
-    def add(self, card: Card, crops: Iterable[np.ndarray]) -> None:
+    @property
+    def has_faces(self) -> bool:
+        """Whether every learned card has a face: only then can faces tell the learned cards apart."""
+        return bool(self.crops) and all(self.faces.get(card) for card in self.crops)
+
+    def add(self, card: Card, crops: Iterable[np.ndarray], faces: Iterable[np.ndarray] = ()) -> None:
         kept = self.crops.setdefault(card, [])
         for crop in crops:
             if len(kept) < MAX_CROPS_PER_CARD:
                 kept.append(check_crop(crop, f"crop of {card}"))
+        kept_faces = self.faces.setdefault(card, [])
+        for face in faces:
+            if len(kept_faces) < MAX_CROPS_PER_CARD:
+                kept_faces.append(check_face(face, f"face of {card}"))
+
+    def learn(self, card: Card, photo: CardPhoto) -> None:
+        self.add(card, photo.crops, [photo.face])
 
     def to_json(self) -> str:
         cards = {str(card): [encode_crop(c) for c in self.crops[card]] for card in self.cards}
+        faces = {str(card): [encode_crop(f) for f in self.faces[card]] for card in self.cards if self.faces.get(card)}
         return json.dumps({"format": FORMAT, "version": VERSION, "name": self.name,
-                           "crop": [INDEX_WIDTH, INDEX_HEIGHT], "cards": cards}, indent=0)
+                           "crop": [INDEX_WIDTH, INDEX_HEIGHT], "cards": cards,
+                           "face": [FACE_WIDTH, FACE_HEIGHT], "faces": faces}, indent=0)
 
     @classmethod
     def from_json(cls, text: str, where: str) -> "LearnedDeck":
-        """Read a deck file's text; anything not a version-1 Muggins deck is a DeckError naming where."""
+        """Read a deck file's text; anything not a Muggins deck of a version in READS is a DeckError
+        naming where."""
         try:
             data = json.loads(text)
         except ValueError as exc:
             raise DeckError(f"{where}: not a learned deck (not JSON: {exc})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise DeckError(f"{where}: not a Muggins learned deck")
-        if data.get("version") != VERSION:
+        if data.get("version") not in READS:
             raise DeckError(f"{where}: a learned deck of version {data.get('version')!r}; this Muggins reads "
-                            f"version {VERSION}: learn the deck again")
+                            f"versions {', '.join(map(str, READS))}: learn the deck again")
         if data.get("crop") != [INDEX_WIDTH, INDEX_HEIGHT]:
             raise DeckError(f"{where}: its crops are {data.get('crop')!r}, not {INDEX_WIDTH}x{INDEX_HEIGHT}: "
                             "learn the deck again")
@@ -87,7 +116,29 @@ class LearnedDeck:
             if not isinstance(crops, list) or not crops:
                 raise DeckError(f"{where}: {text_card} has no crops")
             deck.add(card, (decode_crop(c, f"{where}: {text_card}") for c in crops))
+        if data["version"] >= 2:
+            read_faces(deck, data, where)
         return deck
+
+
+def read_faces(deck: LearnedDeck, data: dict, where: str) -> None:
+    """A version-2 file's faces into deck; DeckError naming where for anything malformed."""
+    if data.get("face") != [FACE_WIDTH, FACE_HEIGHT]:
+        raise DeckError(f"{where}: its faces are {data.get('face')!r}, not {FACE_WIDTH}x{FACE_HEIGHT}: "
+                        "learn the deck again")
+    faces = data.get("faces")
+    if not isinstance(faces, dict):
+        raise DeckError(f"{where}: a learned deck without faces")
+    for text_card, pictures in faces.items():
+        try:
+            card = Card.parse(text_card)
+        except CribbageError:
+            raise DeckError(f"{where}: {text_card!r} is no card") from None
+        if card not in deck.crops:
+            raise DeckError(f"{where}: a face of {text_card}, a card it has not learned")
+        if not isinstance(pictures, list):
+            raise DeckError(f"{where}: {text_card}'s faces are no list")
+        deck.add(card, (), (decode_face(f, f"{where}: {text_card}'s face") for f in pictures))
 
 
 def check_crop(crop: np.ndarray, what: str) -> np.ndarray:
@@ -97,6 +148,13 @@ def check_crop(crop: np.ndarray, what: str) -> np.ndarray:
     return crop
 
 
+def check_face(face: np.ndarray, what: str) -> np.ndarray:
+    face = np.asarray(face)
+    if face.shape != (FACE_HEIGHT, FACE_WIDTH, 3) or face.dtype != np.uint8:
+        raise DeckError(f"{what}: {face.shape} {face.dtype}, not a {FACE_WIDTH}x{FACE_HEIGHT} BGR face")
+    return face
+
+
 def encode_crop(crop: np.ndarray) -> str:
     ok, png = cv2.imencode(".png", crop)
     if not ok:
@@ -104,14 +162,22 @@ def encode_crop(crop: np.ndarray) -> str:
     return base64.b64encode(png.tobytes()).decode("ascii")
 
 
-def decode_crop(text: object, what: str) -> np.ndarray:
+def decode_png(text: object, what: str, kind: str) -> np.ndarray:
     try:
-        crop = decode_image(np.frombuffer(base64.b64decode(str(text), validate=True), np.uint8))
+        picture = decode_image(np.frombuffer(base64.b64decode(str(text), validate=True), np.uint8))
     except ValueError:
-        crop = None
-    if crop is None:
-        raise DeckError(f"{what}: a crop that is no PNG")
-    return check_crop(crop, what)
+        picture = None
+    if picture is None:
+        raise DeckError(f"{what}: a {kind} that is no PNG")
+    return picture
+
+
+def decode_crop(text: object, what: str) -> np.ndarray:
+    return check_crop(decode_png(text, what, "crop"), what)
+
+
+def decode_face(text: object, what: str) -> np.ndarray:
+    return check_face(decode_png(text, what, "face"), what)
 
 
 # ---- where decks live --------------------------------------------------------------------------------

@@ -116,7 +116,7 @@ class Recognizer:
         self.finder = finder if finder is not None else default_finder(card_length)
         self.cropper = cropper if cropper is not None else default_cropper()
         self.whole_card: WholeCardReader | None = WholeCardReader() if whole_card is _DEFAULT else whole_card
-        self.deck = None if deck is None else DeckReader(deck, self.classifier, self.cropper)
+        self.deck = None if deck is None else DeckReader(deck, self.classifier, self.cropper, self.whole_card)
 
     def recognize(self, image: np.ndarray) -> list[Recognition]:
         """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped. Where the

@@ -79,6 +79,12 @@ def confirms(card: Card, probs: np.ndarray) -> bool:
         int(np.argmax(probs)) == class_of(card) and float(probs[class_of(card)]) >= CONFIRM_AT
 
 
+def face_of(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The whole card at an outline (starting at an index corner), upright, as the network reads it:
+    HEIGHT x WIDTH BGR."""
+    return warp_card(image, np.asarray(quad, np.float32), (WIDTH, HEIGHT))
+
+
 class WholeCardReader:
     """probabilities(image, quads) -> N x 44: the whole card at each outline (starting at an index
     corner, as vision.recognizer's orderings do), warped upright and read."""
@@ -96,10 +102,13 @@ class WholeCardReader:
                              f"this reader wants [3, {HEIGHT}, {WIDTH}] into {len(SUITS) * len(GROUPS)}")
 
     def probabilities(self, image: np.ndarray, quads: Sequence[np.ndarray]) -> np.ndarray:
-        if len(quads) == 0:
+        return self.read_faces([face_of(image, quad) for quad in quads])
+
+    def read_faces(self, faces: Sequence[np.ndarray]) -> np.ndarray:
+        """N x 44 for faces already warped upright (face_of): a learned deck's stored faces."""
+        if len(faces) == 0:
             return np.zeros((0, len(SUITS) * len(GROUPS)))
-        batch = np.stack([warp_card(image, np.asarray(q, np.float32), (WIDTH, HEIGHT)) for q in quads])
-        batch = batch.astype(np.float32).transpose(0, 3, 1, 2) / np.float32(255.0)
+        batch = np.stack(faces).astype(np.float32).transpose(0, 3, 1, 2) / np.float32(255.0)
         logits = self._session.run(None, {self._input_name: batch})[0].astype(np.float64)
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)

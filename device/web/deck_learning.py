@@ -79,8 +79,8 @@ class DeckLearner:
                 learning = self._learning[session] = Learning(LearnedDeck(name))
                 while len(self._learning) > MAX_LEARNING:
                     del self._learning[next(iter(self._learning))]
-            for card, crops in row.items():
-                learning.deck.add(card, crops)
+            for card, photo in row.items():
+                learning.deck.learn(card, photo)
             if suit not in learning.suits:
                 learning.suits.append(suit)
             summary = learning.summary()
