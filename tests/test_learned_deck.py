@@ -12,7 +12,7 @@ from cribbage.cards import FULL_DECK, Card
 from tests.deck_photos import photo, write
 from vision.crops import INDEX_HEIGHT, INDEX_WIDTH
 from vision.deck_learning import card_named, learn_folder, PhotoRefused
-from vision.deck_reader import MATCH, OVERRULE, DeckReader
+from vision.deck_reader import FACE_MATCH, MATCH, OVERRULE, DeckReader
 from vision.learned_deck import (MAX_BYTES, DeckError, LearnedDeck, deck_names, forget_deck,
                                  load_deck, save_deck)
 from vision.types import Recognition
@@ -266,6 +266,11 @@ def test_a_lone_card_whose_index_and_face_agree_is_read_though_its_learned_photo
     classifier.rows[17] = softmax(0.1 * np.log(classifier.rows[11]))        # the 2S's fingerprint, unsure
     rec = Recognition(None, 0.2, quad_for(17))
     assert reread(deck, classifier, rec)[0].card is None
+    faces.rows[17] = faces.rows[117] = at_cosine(faces.rows[2], 0.915)       # a face only fairly like it
+    reader = DeckReader(deck, classifier, crop_of_quad, faces)
+    face = reader.face_matches(np.zeros((4, 4, 3), np.uint8), [quad_for(17)])[0][0]
+    assert face.card == C("2S") and MATCH <= face.similarity < FACE_MATCH
+    assert reread_lone(deck, classifier, faces, rec).card is None
     faces.rows[17], faces.rows[117] = faces.rows[12], faces.rows[112]
     out = reread_lone(deck, classifier, faces, rec)
     assert out.card == C("2S") and out.confidence >= MATCH

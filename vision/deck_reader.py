@@ -13,7 +13,9 @@ when the deck is loaded, and each card the recognizer reports is compared with t
   face shows, is also fingerprinted by the whole-card network (vision.whole_card) and compared with
   the learned faces. Where the face's nearest learned card, at MATCH, is another than the index's,
   it stays unread (a fonts-1008 A♣ whose index matches the learned A♠, its face the A♣). Where both
-  name the same card, each at MATCH, their two leads together reach JOINT_MARGIN, the classifier's
+  name the same card, the index at MATCH and the face at FACE_MATCH (a fonts-1008 K♣ that every
+  network takes for a spade matched the learned K♠ at 0.984 and 0.921), their two leads together
+  reach JOINT_MARGIN, the classifier's
   best guess is no unlearned card and the whole-card network sees that card's suit, it is read,
   however sure the classifier was of that card when learned: two views of the card agree;
 - a card seen but not read, its index unsure, strongly matching a learned card, is read as that
@@ -57,6 +59,7 @@ MARGIN = 0.1                       # ... beating every other learned card's by t
 OVERRULE = 0.95                    # the cosine at which a learned card overrules the recognizer: unreads a
 #                                    confident read of another card, or reads a refused one its index shows
 FLOOR = 1e-300                     # probabilities under this are taken as this before the logarithm
+FACE_MATCH = 0.93                  # the cosine a lone unread card's face must reach to read it with its index
 JOINT_MARGIN = 0.1                 # a lone card's index and face leads over their runners-up, together
 ALONE = 0.05                       # a card overlapping another report by less than this share of its area
 #                                    shows its whole face
@@ -249,7 +252,7 @@ class DeckReader:
         index, _ = self.classifier.decide(probs)
         if index is not None and index != match.card or self.contradicted(match.card, probs):
             return False
-        return match.similarity >= MATCH and face.similarity >= MATCH and match.card.suit in seen_suits(face_probs) and \
+        return match.similarity >= MATCH and face.similarity >= FACE_MATCH and match.card.suit in seen_suits(face_probs) and \
             (match.similarity - match.runner_up) + (face.similarity - face.runner_up) >= JOINT_MARGIN
 
     def contradicted(self, card: Card, probs: np.ndarray) -> bool:
