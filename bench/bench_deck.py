@@ -167,9 +167,12 @@ def rendered(recognizer, targets: Targets) -> dict:
         decks[deck] = learned
         print(f"{deck}: learned {len(learned.cards)} cards from 52 photos in {seconds:.1f} s "
               f"({1000 * seconds / 52:.0f} ms a photo); refused: {'; '.join(refused) or 'none'}")
-    readers = {deck: DeckReader(learned, recognizer.classifier, recognizer.cropper, recognizer.whole_card) for deck, learned in decks.items()}
+    def reader_of(learned):
+        return DeckReader(learned, recognizer.classifier, recognizer.cropper, recognizer.whole_card)
+
+    readers = {deck: reader_of(learned) for deck, learned in decks.items()}
     halves = {deck: half_of(learned) for deck, learned in decks.items()}
-    half_readers = {deck: DeckReader(h, recognizer.classifier, recognizer.cropper, recognizer.whole_card) for deck, h in halves.items()}
+    half_readers = {deck: reader_of(h) for deck, h in halves.items()}
     tallies: dict[tuple, Counter] = defaultdict(Counter)
     made: Counter = Counter()                 # (mode, kind) -> wrong reads the learned deck made itself
     started = time.time()
