@@ -322,6 +322,16 @@ def test_a_lone_read_of_an_unlearned_card_stands_where_its_face_shows_its_suit(f
     assert reread_lone(deck, classifier, faces, rec).card is None            # one end shows hearts
 
 
+def test_a_card_lies_alone_only_where_no_other_outline_covers_its_face():
+    from vision.deck_reader import alone
+
+    card = np.float32([[0, 0], [100, 0], [100, 140], [0, 140]])
+    assert alone(card, [])
+    assert alone(card, [card + [97, 0]])               # 3 % of it under a neighbour: its face shows
+    assert not alone(card, [card + [90, 0]])           # 10 %: a row
+    assert not alone(card[[0, 2, 1, 3]], [])           # a twisted outline shows no face
+
+
 def test_a_deck_learned_without_faces_is_read_by_its_indices(faced):
     deck, classifier, faces = faced
     faces.rows[14], faces.rows[114] = faces.rows[12], faces.rows[112]
