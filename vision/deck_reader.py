@@ -15,9 +15,9 @@ when the deck is loaded, and each card the recognizer reports is compared with t
   it stays unread (a fonts-1008 A♣ whose index matches the learned A♠, its face the A♣). Where both
   name the same card, the index at MATCH and the face at FACE_MATCH (a fonts-1008 K♣ that every
   network takes for a spade matched the learned K♠ at 0.984 and 0.921), their two leads together
-  reach JOINT_MARGIN, the classifier's
-  best guess is no unlearned card and the whole-card network sees that card's suit, it is read,
-  however sure the classifier was of that card when learned: two views of the card agree;
+  reach JOINT_MARGIN, the classifier's best guess is no unlearned card and the whole-card network
+  sees that card's suit, it is read, however sure the classifier was of that card when learned: two
+  views of the card agree;
 - a card seen but not read, its index unsure, strongly matching a learned card, is read as that
   card where the classifier is unsure of that card in its learned photos too (this deck's ace looks
   like a king to it), unless the classifier's best guess is another card the deck has not learned
@@ -51,6 +51,7 @@ import numpy as np
 
 from cribbage.cards import Card
 from vision.learned_deck import LearnedDeck
+from vision.one_card import area, overlap
 from vision.types import Recognition
 from vision.whole_card import GROUPS, SUITS
 
@@ -252,8 +253,9 @@ class DeckReader:
         index, _ = self.classifier.decide(probs)
         if index is not None and index != match.card or self.contradicted(match.card, probs):
             return False
-        return match.similarity >= MATCH and face.similarity >= FACE_MATCH and match.card.suit in seen_suits(face_probs) and \
-            (match.similarity - match.runner_up) + (face.similarity - face.runner_up) >= JOINT_MARGIN
+        leads = (match.similarity - match.runner_up) + (face.similarity - face.runner_up)
+        return match.similarity >= MATCH and face.similarity >= FACE_MATCH and leads >= JOINT_MARGIN and \
+            match.card.suit in seen_suits(face_probs)
 
     def contradicted(self, card: Card, probs: np.ndarray) -> bool:
         """Whether the classifier's best guess is another card, one not learned."""
@@ -269,14 +271,13 @@ def seen_suits(face_probs: np.ndarray) -> set[str]:
 def alone(quad: np.ndarray, others: Sequence[np.ndarray]) -> bool:
     """Whether an outline overlaps none of the others by ALONE of its area: its whole face shows."""
     quad = np.asarray(quad, np.float32).reshape(4, 2)
-    area = float(cv2.contourArea(quad))
-    if area <= 0 or not cv2.isContourConvex(quad):
+    own = area(quad)
+    if own <= 0 or not cv2.isContourConvex(quad):
         return False
     for other in others:
         other = np.asarray(other, np.float32).reshape(4, 2)
         if not cv2.isContourConvex(other):
             other = cv2.convexHull(other).reshape(-1, 2)
-        shared, _ = cv2.intersectConvexConvex(quad, other)
-        if shared >= ALONE * area:
+        if overlap(quad, other) >= ALONE * own:
             return False
     return True

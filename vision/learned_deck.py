@@ -141,18 +141,19 @@ def read_faces(deck: LearnedDeck, data: dict, where: str) -> None:
         deck.add(card, (), (decode_face(f, f"{where}: {text_card}'s face") for f in pictures))
 
 
+def check_picture(picture: np.ndarray, width: int, height: int, kind: str, what: str) -> np.ndarray:
+    picture = np.asarray(picture)
+    if picture.shape != (height, width, 3) or picture.dtype != np.uint8:
+        raise DeckError(f"{what}: {picture.shape} {picture.dtype}, not a {width}x{height} BGR {kind}")
+    return picture
+
+
 def check_crop(crop: np.ndarray, what: str) -> np.ndarray:
-    crop = np.asarray(crop)
-    if crop.shape != (INDEX_HEIGHT, INDEX_WIDTH, 3) or crop.dtype != np.uint8:
-        raise DeckError(f"{what}: {crop.shape} {crop.dtype}, not a {INDEX_WIDTH}x{INDEX_HEIGHT} BGR crop")
-    return crop
+    return check_picture(crop, INDEX_WIDTH, INDEX_HEIGHT, "crop", what)
 
 
 def check_face(face: np.ndarray, what: str) -> np.ndarray:
-    face = np.asarray(face)
-    if face.shape != (FACE_HEIGHT, FACE_WIDTH, 3) or face.dtype != np.uint8:
-        raise DeckError(f"{what}: {face.shape} {face.dtype}, not a {FACE_WIDTH}x{FACE_HEIGHT} BGR face")
-    return face
+    return check_picture(face, FACE_WIDTH, FACE_HEIGHT, "face", what)
 
 
 def encode_crop(crop: np.ndarray) -> str:
