@@ -213,8 +213,9 @@ SUIT_ORDER = "CDHS"
 
 def suit_row(recognizer, image: np.ndarray, suit: str) -> dict:
     """The thirteen cards of one suit laid face up in a row, ace to king from left to right: each card
-    with what its photo teaches (vision.learned_deck.CardPhoto). A UsageError says what is wrong (how many cards the camera sees, or which
-    card does not look like the one its place calls for) so the players can lay the row again."""
+    with what its photo teaches (vision.learned_deck.CardPhoto). A UsageError says what is wrong (how
+    many cards the camera sees, or which card does not look like the one its place calls for) so the
+    players can lay the row again."""
     from cribbage.cards import SUIT_NAMES, Card
     from device.errors import UsageError
     from vision.deck_learning import PhotoRefused, report_photo

@@ -73,9 +73,8 @@ def read_photo(path: Path) -> np.ndarray:
 def card_photo(recognizer, image: np.ndarray, card: Card, trust_name: bool = False) -> CardPhoto:
     """What the one card in a learning photo teaches (its index crops, best first, and its face);
     PhotoRefused saying why not (no card, several, or a card the classifier reads surely as another:
-    see report_photo). A card
-    filling the photo, its edges cut by the frame, has no outline or corner to find: where none is
-    found, the photo is looked at again inside a dark border (bordered)."""
+    see report_photo). A card filling the photo, its edges cut by the frame, has no outline or corner
+    to find: where none is found, the photo is looked at again inside a dark border (bordered)."""
     try:
         reports = recognize_picture(recognizer, image)
         if not reports:

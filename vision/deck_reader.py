@@ -201,7 +201,8 @@ class DeckReader:
             return {}
         asked = [n for n, (rec, match) in enumerate(zip(reports, matches)) if match is not None and
                  (self.overrules(rec, match) if rec.card is not None else not rec.face_refuted)]
-        lone = [n for n in asked if alone(reports[n].quad, [other.quad for other in reports if other is not reports[n]])]
+        lone = [n for n in asked
+                if alone(reports[n].quad, [other.quad for other in reports if other is not reports[n]])]
         if not lone:
             return {}
         found, probs = self.face_matches(image, [reports[n].quad for n in lone])
