@@ -82,8 +82,8 @@ class LearnedDeck:
         self.add(card, photo.crops, [photo.face])
 
     def to_json(self) -> str:
-        cards = {str(card): [encode_crop(c) for c in self.crops[card]] for card in self.cards}
-        faces = {str(card): [encode_crop(f) for f in self.faces[card]] for card in self.cards if self.faces.get(card)}
+        cards = {str(card): [encode_png(c) for c in self.crops[card]] for card in self.cards}
+        faces = {str(card): [encode_png(f) for f in self.faces[card]] for card in self.cards if self.faces.get(card)}
         return json.dumps({"format": FORMAT, "version": VERSION, "name": self.name,
                            "crop": [INDEX_WIDTH, INDEX_HEIGHT], "cards": cards,
                            "face": [FACE_WIDTH, FACE_HEIGHT], "faces": faces}, indent=0)
@@ -156,10 +156,10 @@ def check_face(face: np.ndarray, what: str) -> np.ndarray:
     return check_picture(face, FACE_WIDTH, FACE_HEIGHT, "face", what)
 
 
-def encode_crop(crop: np.ndarray) -> str:
-    ok, png = cv2.imencode(".png", crop)
+def encode_png(picture: np.ndarray) -> str:
+    ok, png = cv2.imencode(".png", picture)
     if not ok:
-        raise DeckError("cannot encode a crop as PNG")
+        raise DeckError("cannot encode a picture as PNG")
     return base64.b64encode(png.tobytes()).decode("ascii")
 
 
