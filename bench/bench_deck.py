@@ -88,6 +88,13 @@ def learn_rendered(recognizer, deck: str):
     return learned, time.perf_counter() - start, refused
 
 
+def reader_of(recognizer, learned):
+    """The learned deck's check as the recognizer makes it (vision.recognizer.Recognizer, deck=)."""
+    from vision.deck_reader import DeckReader
+
+    return DeckReader(learned, recognizer.classifier, recognizer.cropper, recognizer.whole_card)
+
+
 def half_of(deck):
     """Every other card of the learned deck (by the deck's order): 26 cards."""
     from vision.learned_deck import LearnedDeck
@@ -157,7 +164,6 @@ def percent_of(t: Counter, what: str, group: str = "") -> float:
 def rendered(recognizer, targets: Targets) -> dict:
     from bench.bench_vision import bench_decks
     from sim.render.scenes import make_scene
-    from vision.deck_reader import DeckReader
 
     label, deck_names, share = bench_decks()
 
@@ -167,12 +173,9 @@ def rendered(recognizer, targets: Targets) -> dict:
         decks[deck] = learned
         print(f"{deck}: learned {len(learned.cards)} cards from 52 photos in {seconds:.1f} s "
               f"({1000 * seconds / 52:.0f} ms a photo); refused: {'; '.join(refused) or 'none'}")
-    def reader_of(learned):
-        return DeckReader(learned, recognizer.classifier, recognizer.cropper, recognizer.whole_card)
-
-    readers = {deck: reader_of(learned) for deck, learned in decks.items()}
+    readers = {deck: reader_of(recognizer, learned) for deck, learned in decks.items()}
     halves = {deck: half_of(learned) for deck, learned in decks.items()}
-    half_readers = {deck: reader_of(h) for deck, h in halves.items()}
+    half_readers = {deck: reader_of(recognizer, h) for deck, h in halves.items()}
     tallies: dict[tuple, Counter] = defaultdict(Counter)
     made: Counter = Counter()                 # (mode, kind) -> wrong reads the learned deck made itself
     started = time.time()
@@ -258,13 +261,12 @@ def rendered(recognizer, targets: Targets) -> dict:
 def timing(recognizer, decks: dict, targets: Targets) -> None:
     from bench.bench_vision import six_card_frames
     from bench.machine import pin_to_one_core
-    from vision.deck_reader import DeckReader
     from vision.learned_deck import save_deck
 
     pin_to_one_core()
     deck = next(iter(decks))
     frames = six_card_frames(TIMING_FRAMES, deck)
-    reader = DeckReader(decks[deck], recognizer.classifier, recognizer.cropper, recognizer.whole_card)
+    reader = reader_of(recognizer, decks[deck])
     for frame in frames[:3]:
         recognizer.recognize(frame)
     plain, learned = [], []
@@ -328,7 +330,6 @@ def real(recognizer, targets: Targets) -> None:
     from bench.real.build import DEFAULT_OUT, load_labels
     from cribbage.cards import Card
     from vision.deck_learning import PhotoRefused, card_photo
-    from vision.deck_reader import DeckReader
     from vision.learned_deck import LearnedDeck
 
     photos = present(load_labels(), DEFAULT_OUT)
@@ -359,7 +360,7 @@ def real(recognizer, targets: Targets) -> None:
             except PhotoRefused as exc:
                 refused.append(f"{label['cards'][0]} ({Path(key).name}): {exc}")
             seconds += time.perf_counter() - start
-        readers[source] = DeckReader(learned, recognizer.classifier, recognizer.cropper, recognizer.whole_card)
+        readers[source] = reader_of(recognizer, learned)
         learning[source] = used
         print(f"\n{source}: learned {len(learned.cards)} cards from {len(used) + len(refused)} photos "
               f"({seconds:.1f} s); refused {len(refused)}: {'; '.join(refused) or 'none'}")
