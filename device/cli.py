@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("device.commands.demo", "a whole simulated game, no hardware needed"),
     "run": ("device.commands.run", "run the device"),
     "calibrate": ("device.commands.calibrate", "set up the camera view and the table zones"),
+    "record": ("device.commands.record", "each player's record from the journals; a deal looked back at"),
     "deck": ("device.commands.deck", "learn the players' own deck from photos; list or forget learned decks"),
     "test-hardware": ("device.commands.test_hardware", "walk the LEDs and report each button"),
 }
