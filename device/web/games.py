@@ -1,8 +1,9 @@
 """Every game in the journals: who played, the score race (each side's score after every deal), the end.
 
 Read from the journal files themselves, read-only (SQLite's WAL lets this run beside the device's
-writes), the current journal and those set aside by `--new-game`; one that cannot be read is skipped
-and named. Undone actions are left out, as the game itself leaves them out.
+writes), the current journal and those set aside by `--new-game` or a change of settings, as
+device.record_games lists them (so a game has the same number in the record); one that cannot be read
+is skipped and named. Undone actions are left out, as the game itself leaves them out.
 """
 
 from __future__ import annotations
@@ -12,15 +13,14 @@ from pathlib import Path
 from cribbage.events import EVENT_TYPES
 from cribbage.variants import VARIANTS
 from device.errors import JournalError
-from device.journal import JOURNAL_NAME, list_set_aside, read_entries
+from device.journal import JOURNAL_NAME, read_entries
+from device.record_games import journals_in
 
 
 def games_in(state_dir: Path) -> dict:
     """{"games": [...oldest first], "unreadable": [file names]} for a state directory."""
-    files = [p for p in list_set_aside(state_dir) if ".archived-" in p.name]
+    files = [path for path, _ in journals_in(state_dir)[0]]  # the same journals as the record, in order
     current = Path(state_dir) / JOURNAL_NAME
-    if current.exists():
-        files.append(current)
     games, unreadable = [], []
     for path in files:
         try:

@@ -1,6 +1,7 @@
 """The table's web server: aiohttp in a thread of its own, beside the device's frame loop.
 
-Looking (the pages, GET /api/state, the event stream, the games, the camera) needs nothing.
+Looking (the pages, GET /api/state, the event stream, the games and their record, the camera) needs
+nothing.
 Changing anything needs a paired session (device.web.pairing): without one a request answers 401,
 and from another origin 403, before its body is even read. Bodies are small JSON objects read
 strictly (device.web.actions); anything else answers 4xx and changes nothing. Files are served from
@@ -133,6 +134,8 @@ class WebServer:
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/events", self._events)
         app.router.add_get("/api/games", self._games)
+        app.router.add_get("/api/record", self._record)
+        app.router.add_get("/api/deal", self._deal)
         app.router.add_get("/api/setup", self._setup_info)
         app.router.add_get("/api/camera.jpg", self._camera_jpeg)
         app.router.add_post("/api/pair", self._pair)
@@ -210,6 +213,32 @@ class WebServer:
 
         return web.json_response(await asyncio.get_running_loop().run_in_executor(None, games_in,
                                                                                    self.state_dir))
+
+    async def _record(self, request):
+        """Each player's record and each game's points per deal by source (device.record)."""
+        from device.record import record, record_of
+        from device.record_games import Journals
+
+        if self.state_dir is None:
+            return web.json_response(record(Journals([], [], [])))
+        return web.json_response(await asyncio.get_running_loop().run_in_executor(None, record_of,
+                                                                                   self.state_dir))
+
+    async def _deal(self, request):
+        """?game=N&deal=M: that deal looked back at (device.record_lookback)."""
+        from device.record import deal_of
+
+        try:
+            game, deal = int(request.query["game"]), int(request.query["deal"])
+        except (KeyError, ValueError):
+            return _error(400, "give ?game=N&deal=M, two whole numbers")
+        if self.state_dir is None:
+            return _error(404, "there is no journal here")
+        try:
+            back = await asyncio.get_running_loop().run_in_executor(None, deal_of, self.state_dir, game, deal)
+        except LookupError as exc:
+            return _error(404, str(exc.args[0]))
+        return web.json_response(back)
 
     async def _setup_info(self, request):
         from device.web.setup_info import setup_info

@@ -1,5 +1,8 @@
-// Every game in the journal, newest first, each with its score race: points against deals, per side.
+// Every game in the journal, newest first, each with its score race: points against deals, per side;
+// beside it the points per deal by source, the game's record and a deal to look back at (record.js).
+// Above them, each player's record over every game.
 import { el, getJSON, say } from "/static/common.js";
+import { dealPicker, drawSources, meaningsList, recordTable, sourcesLegend } from "/static/record.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#ff3000", "#0060ff", "#00d040", "#ffc000"];
@@ -39,7 +42,7 @@ export function drawRace(game) {
   return svg;
 }
 
-function gameSection(game) {
+function gameSection(game, figures) {
   const s = el("section", { class: "race", "data-game": game.number });
   const byScore = game.scores.slice().sort((a, b) => b - a);
   const status = game.over ? `${game.winner} won ${byScore.join(" to ")}` +
@@ -52,7 +55,28 @@ function gameSection(game) {
     i.style.setProperty("--c", COLOURS[side % 4]);
     legend.append(el("span", {}, i, `${name} ${game.scores[side]}`));
   });
-  s.append(legend, drawRace(game));
+  const plots = el("div", { class: "plots" }, el("div", {}, legend, drawRace(game)));
+  s.append(plots);
+  if (figures) {
+    const picker = dealPicker(figures);
+    plots.append(el("div", {}, sourcesLegend(), drawSources(figures, picker.show)));
+    const mine = el("details", { class: "game-record" }, el("summary", { text: "This game's figures" }),
+                    recordTable(figures.record));
+    s.append(mine, picker.box);
+  }
+  return s;
+}
+
+function recordSection(record) {
+  const s = el("section", { id: "record" });
+  const c = record.covers;
+  s.append(el("h2", { text: "Each player's record" }));
+  const variants = Object.entries(c.variants).map(([v, n]) => `${v} ${n}`).join(", ");
+  s.append(el("div", { class: "message", id: "covers",
+    text: `Over ${c.games} game${c.games === 1 ? "" : "s"} (${c.finished} finished, ${c.in_progress} in progress; ` +
+          `${variants}); ${c.undone} undone action${c.undone === 1 ? "" : "s"} left out` +
+          (c.not_counted.length ? `; not counted: ${c.not_counted.map((j) => `${j.journal} (${j.why})`).join(", ")}` : "") }));
+  s.append(el("div", { class: "scroll" }, recordTable(record.players)), meaningsList(record.meanings));
   return s;
 }
 
@@ -60,11 +84,16 @@ async function start() {
   const main = document.getElementById("games");
   const message = document.getElementById("message");
   try {
-    const data = await getJSON("/api/games");
+    const [data, record] = await Promise.all([getJSON("/api/games"), getJSON("/api/record").catch(() => null)]);
     if (!data.games.length) { say(message, "No game in the journal yet."); return; }
     say(message, `${data.games.length} game${data.games.length === 1 ? "" : "s"} in the journal` +
-      (data.unreadable.length ? `; unreadable: ${data.unreadable.join(", ")}` : ""));
-    for (const game of data.games.slice().reverse()) main.append(gameSection(game));
+      (data.unreadable.length ? `; unreadable: ${data.unreadable.join(", ")}` : "") +
+      (record ? "" : "; the record cannot be read"));
+    if (record && record.players.length) main.append(recordSection(record));
+    const figures = new Map((record ? record.games : []).map((g) => [`${g.number} ${g.journal}`, g]));
+    for (const game of data.games.slice().reverse()) {
+      main.append(gameSection(game, figures.get(`${game.number} ${game.journal}`)));
+    }
   } catch (e) {
     say(message, `The journal cannot be read: ${e.message}`, "bad");
   }
