@@ -320,3 +320,57 @@ def test_a_whole_demo_game_watched_and_its_race(browser, tmp_path):
         except subprocess.TimeoutExpired:
             demo.kill()
             demo.wait()
+
+
+def test_the_games_page_shows_each_players_record_and_a_deal_looked_back_at(browser, tmp_path):
+    import io
+
+    from sketch_table import KnowsTheCards
+
+    from device.record import deal_of, record_of
+    from device.web.server import WebServer
+    from sim.demo_game import DemoOptions, run_demo
+
+    state_dir = tmp_path / "state"
+    for variant in ("three-player", "six-card"):  # the first is set aside when the settings change
+        knows = KnowsTheCards()
+        assert run_demo(DemoOptions(seed=1, speed="max", mute=True, state_dir=state_dir, variant=variant),
+                        io.StringIO(), io.StringIO(), recognizer=knows, painter_for=knows) == 0
+    (state_dir / "journal.sqlite3.corrupt-20260101T000000Z").write_bytes(b"SQLite format 3\x00" + b"\xff" * 99)
+    rec = record_of(state_dir)
+    with WebServer("127.0.0.1", 0, {}, state_dir=state_dir) as server:
+        browser.get(f"http://127.0.0.1:{server.port}/games")
+        wait_for(browser, lambda d: d.find_elements("css selector", "svg.sources rect[data-deal]"), "the sources drawn")
+        assert "Over 2 games (2 finished" in text_of(browser, "#covers")
+        assert "set aside as corrupt" in text_of(browser, "#covers")
+        heads = browser.execute_script("return [...document.querySelectorAll('#record th')].map((n) => n.innerText);")
+        assert heads[1:] == [p["name"] for p in rec["players"]]
+        north = next(p for p in rec["players"] if p["name"] == "North")
+        column = heads.index("North")
+        claims = browser.execute_script(
+            "const rows = [...document.querySelectorAll('#record tr')];"
+            "return rows.find((r) => r.cells[0].innerText.startsWith('claims')).cells[arguments[0]].innerText;", column)
+        assert claims == f"{north['claims']['right']}/{north['claims']['over']}/{north['claims']['short']}"
+        # each bar is one source of one player's points in one deal: they add up to the record's points
+        newest = rec["games"][-1]
+        drawn = browser.execute_script(
+            "const t = {}; for (const r of document.querySelector('section.race svg.sources')"
+            ".querySelectorAll('rect[data-deal]')) { const k = r.dataset.player + ' ' + r.dataset.source;"
+            " t[k] = (t[k] || 0) + Number(r.dataset.points); } return t;")
+        for p in newest["record"]:
+            for source, points in p["points"].items():
+                assert drawn.get(f"{p['name']} {source}", 0) == points
+        # a deal with a better card held: clicking its bar looks it back
+        looked = [deal_of(state_dir, newest["number"], d["deal"]) for d in newest["per_deal"]]
+        deal = next(d for d in looked if any(r.get("better") for r in d["play"]))
+        browser.execute_script(
+            "document.querySelector(`section.race svg.sources rect[data-deal='${arguments[0]}']`)"
+            ".dispatchEvent(new MouseEvent('click', {bubbles: true}));", deal["deal"])
+        wait_for(browser, lambda d: d.find_elements("css selector", f".deal [data-deal='{deal['deal']}']"),
+                 "the deal looked back at")
+        better = next(r for r in deal["play"] if r.get("better"))["better"]
+        assert f"would have made {better['count']} for {better['points']}" in text_of(browser, ".deal tr.better")
+        shown = browser.execute_script("return document.querySelectorAll('.deal .show').length;")
+        assert shown == len(deal["shows"])
+        fits_the_phone(browser)
+        screenshot(browser, shots(tmp_path) / "games-record.png")

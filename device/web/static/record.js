@@ -18,20 +18,23 @@ const num = (v) => (v === null || v === undefined ? "–" : v.toFixed(2));
 export function recordTable(players) {
   const rows = [
     ["games", (p) => p.games], ["won", (p) => p.wins],
-    ["skunks given / taken", (p) => `${p.skunks_given} / ${p.skunks_taken}`],
+    ["skunks given/taken", (p) => `${p.skunks_given}/${p.skunks_taken}`],
     ["hand: pegged", (p) => num(p.hand.pegged), "head"], ["true count", (p) => num(p.hand.true)],
-    ["over every starter", (p) => num(p.hand.starters)], ["random hand (table)", (p) => num(p.hand.table)],
-    ["hands counted", (p) => p.hand.counted],
+    ["starters", (p) => num(p.hand.starters)], ["table", (p) => num(p.hand.table)],
+    ["hands", (p) => p.hand.counted],
     ["crib: pegged", (p) => num(p.crib.pegged), "head"], ["true count", (p) => num(p.crib.true)],
-    ["over every starter", (p) => num(p.crib.starters)], ["random crib (table)", (p) => num(p.crib.table)],
-    ["cribs counted", (p) => p.crib.counted],
-    ["play: pegged a deal", (p) => num(p.play.pegged), "head"], ["best card each time", (p) => num(p.play.best)],
+    ["starters", (p) => num(p.crib.starters)], ["table", (p) => num(p.crib.table)],
+    ["cribs", (p) => p.crib.counted],
+    ["play: pegged", (p) => num(p.play.pegged), "head"], ["best", (p) => num(p.play.best)],
+    ["deals", (p) => p.play.counted],
     ["best hand", (p) => (p.best_hand ? `${p.best_hand.points}` : "–"), "head"],
-    ["claims right / over / short", (p) => `${p.claims.right} / ${p.claims.over} / ${p.claims.short}`],
-    ["Muggins taken / given", (p) => `${p.muggins.taken} / ${p.muggins.given}`],
-    ["disputes of their counts", (p) => `${p.disputes.count}` +
-      (p.disputes.count ? ` (${Object.entries(p.disputes.ended).map(([k, n]) => `${k} ${n}`).join(", ")})` : "")],
+    ["claims right/over/short", (p) => `${p.claims.right}/${p.claims.over}/${p.claims.short}`],
+    ["Muggins taken/given", (p) => `${p.muggins.taken}/${p.muggins.given}`],
+    ["disputes of their counts", (p) => p.disputes.count],
   ];
+  // how the disputes ended: a row for each way any of them did
+  const endings = [...new Set(players.flatMap((p) => Object.keys(p.disputes.ended)))].sort();
+  for (const how of endings) rows.push([`ended ${how === "under" ? "short" : how}`, (p) => p.disputes.ended[how] || 0]);
   const table = el("table", { class: "record" });
   const head = el("tr", {}, el("th"));
   for (const p of players) head.append(el("th", { text: p.name }));
