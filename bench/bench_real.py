@@ -5,17 +5,22 @@ hands, distances, oblique views), labelled by hand in bench/real/labels.jsonl; `
 bench.real.build` copies them into .cache/real from the fetched mirrors. Each photo is scored by
 multisets of cards (bench/real/score.py): right, wrong (misreads, doubles, cards where none is
 labelled), unread (seen, not read), missed; per source, per band (the card's long side as a share of
-the frame height), per scene and in all, with the median time a photo. Figures here are for judging
-changes, not for tuning on: sources marked "eval" in sources.json are never to be trained on.
+the frame height), per scene and in all, with the median time a photo. Sources marked "eval" in
+sources.json are never to be trained on.
+
+Every table is printed per part (bench/real/parts.py): first the report part, sources that steered no
+choice, the figure a player should expect; then the steer part, sources that steered choices, whose
+figures are fitted. The whole set appears only as "all". Judge a change on the steer part; the report
+part is only read, never tuned on.
 
     python -m bench real                        (or make bench BENCH=real)
     python -m bench.bench_real --list-wrong     each photo with its wrong reads
     python -m bench.bench_real --overlay DIR    annotated copies of the photos (vision/overlay.py)
     python -m bench.bench_real --max-side 1024  every photo larger than that shrunk to it first
 
-After the tables, the same photos are read again shrunk to SMALLER_SIDES (where larger): a camera of
-another resolution sees the same table with fewer pixels a card, and a read that holds only at the
-photos' own sizes is a weakness the tables above would hide.
+After the tables, the same photos are read again shrunk to SMALLER_SIDES (where larger), a row per
+part and size: a camera of another resolution sees the same table with fewer pixels a card, and a
+read that holds only at the photos' own sizes is a weakness the tables above would hide.
 
 MUGGINS_BENCH_MODEL, MUGGINS_BENCH_CORNERS and MUGGINS_BENCH_WHOLE_CARD read with other models
 (bench/chosen_models.py).
@@ -31,6 +36,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.real.build import DEFAULT_OUT, folder_name, load_labels, load_sources
+from bench.real.parts import TITLES, by_part
 from bench.real.score import format_table, score_photo, tally
 
 BANDS = ("10-16", "16-40", "40-80", ">80")
@@ -78,7 +84,23 @@ def read_photos(recognizer, photos: list[tuple[dict, Path]], overlay: Path | Non
 
 
 def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their own size") -> None:
-    """Print the tables: per source (with its use), per band, per scene, in all."""
+    """Print each part's tables (report part first), then the whole set as "all" only. rows and times
+    are read_photos' (one time a row, in the same order)."""
+    for part, timed in by_part(list(zip(rows, times)), sources, lambda row: row[0][0]).items():
+        print(f"== {TITLES.get(part, part + ': sources.json names no part for these sources')} ==")
+        part_tables(part, [row for row, _ in timed], [ms for _, ms in timed], sources, sizes)
+        print()
+    everything = tally(rows, lambda label: "all")
+    print("== all: both parts together, fitted and unfitted figures mixed ==")
+    for line in format_table("all", everything):
+        print(line)
+    if everything:
+        print(twice_line(everything["all"]))
+
+
+def part_tables(part: str, rows, times, sources: dict[str, dict], sizes: str) -> None:
+    """One part's tables: per source (with its use), per band, per scene, the part in all, its wrong
+    reads and its median time a photo."""
     by_source = tally(rows, lambda label: label["source"])
     named = {f"{repo} ({sources[repo]['use']})" if repo in sources else repo: t for repo, t in by_source.items()}
     for line in format_table("source", named):
@@ -90,13 +112,13 @@ def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their 
     for line in format_table("scene", tally(rows, lambda label: label["scene"])):
         print(line)
     print()
-    everything = tally(rows, lambda label: "all")
-    for line in format_table("all", everything):
+    total = tally(rows, lambda label: part)
+    for line in format_table(f"{part} part, in all", total):
         print(line)
-    if everything:
-        print(twice_line(everything["all"]))
+    if total:
+        print(twice_line(total[part]))
     if times:
-        print(f"\nmedian {statistics.median(times):.1f} ms a photo (p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.1f} ms) "
+        print(f"median {statistics.median(times):.1f} ms a photo (p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.1f} ms) "
               f"over {len(times)} photos, all cores, whole recognizer, {sizes}")
 
 
@@ -109,19 +131,21 @@ def twice_line(total: Counter) -> str:
             f"{'passes' if silent == 1 else 'pass'} silently")
 
 
-def smaller(recognizer, photos: list[tuple[dict, Path]], sides=SMALLER_SIDES) -> None:
-    """A table row per longer side in `sides`: the photos read again shrunk to it (where larger), in
-    all; then each size's wrong reads."""
+def smaller(recognizer, photos: list[tuple[dict, Path]], sources: dict[str, dict], sides=SMALLER_SIDES) -> None:
+    """A table row per part and longer side in `sides`: the photos read again shrunk to it (where
+    larger), each part in all; then each size's wrong reads, named with their part."""
     totals, notes = {}, []
     for side in sides:
         rows, _, _, shrunk = read_photos(recognizer, photos, max_side=side)
-        key = f"{side} px ({shrunk} shrunk)"
-        totals.update(tally(rows, lambda label: key))
-        wrong = [f"{label['source'].split('/')[0]}:{Path(label['path']).name} {' '.join(score.wrong_reads)}"
-                 for label, score in rows if score.wrong]
-        notes.append(f"  {side} px, wrong: {', '.join(wrong) or 'none'}; {twice_line(totals[key])}")
+        for part, part_rows in by_part(rows, sources).items():
+            totals.update(tally(part_rows, lambda label: f"{part}, {side} px"))
+        wrong = [f"{part}:{label['source'].split('/')[0]}:{Path(label['path']).name} {' '.join(score.wrong_reads)}"
+                 for part, part_rows in by_part(rows, sources).items() for label, score in part_rows if score.wrong]
+        every = tally(rows, lambda label: "all")
+        notes.append(f"  {side} px ({shrunk} photos shrunk), wrong: {', '.join(wrong) or 'none'}; "
+                     f"{twice_line(every['all']) if every else 'no photos'}")
     print()
-    for line in format_table("the same photos shrunk", totals, list(totals)):
+    for line in format_table("the same photos shrunk, per part", totals, list(totals)):
         print(line)
     for note in notes:
         print(note)
@@ -172,7 +196,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.list_wrong:
         list_wrong(rows)
     if args.max_side is None:
-        smaller(recognizer, photos)
+        smaller(recognizer, photos, sources)
     if args.overlay is not None:
         print(f"annotated photos under {args.overlay}")
 

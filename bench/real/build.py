@@ -5,6 +5,11 @@ this repository's history); labels.jsonl and sources.json are. Each photo is rea
 mirror's git directory at the commit recorded in sources.json, so the set is the same on every machine
 whatever the mirror's newest commit is. Standard library and the git command only.
 
+Each source in sources.json names its part (bench/real/parts.py): `steer`, the sources that steered
+choices of the recognizer (the twelve labelled first), or `report`, the sources added for issue 43 that
+steered nothing and are only reported (sergiodomgui, MineMaarten, yuchenrao, arnabdotorg, anastas1ja).
+The build copies both; it says how many photos each part holds.
+
     python -m bench.real.build [--mirror-root /work/.mirror] [--out .cache/real]
 """
 
@@ -14,7 +19,10 @@ import argparse
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
+
+from bench.real.parts import part_of
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -104,9 +112,12 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"folder of fetched mirrors, owner+name/repo (default {DEFAULT_MIRRORS})")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where the photos go (default .cache/real)")
     args = parser.parse_args(argv)
-    counts = build(args.mirror_root, args.out, load_labels(), load_sources())
+    labels, sources = load_labels(), load_sources()
+    counts = build(args.mirror_root, args.out, labels, sources)
     print(f"{counts['written']} photos written, {counts['present']} already there, "
           f"{counts['missing']} missing, under {args.out}")
+    parts = Counter(part_of(label["source"], sources) for label in labels)
+    print("labelled photos per part: " + ", ".join(f"{part} {n}" for part, n in sorted(parts.items())))
     return 1 if counts["missing"] else 0
 
 

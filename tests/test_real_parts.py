@@ -1,0 +1,81 @@
+"""The real photographs' split by source into a steer part and a report part (bench/real/parts.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bench.real.parts import PARTS, REPORT, STEER, by_part, part_of
+from bench.real.score import score_photo
+
+REAL = Path(__file__).resolve().parent.parent / "bench" / "real"
+
+# The sources labelled before the split: every one of them steered choices of the recognizer, so none
+# may ever be reported as unseen.
+STEERED_BEFORE_THE_SPLIT = {
+    "EdjeElectronics/TensorFlow-Object-Detection-API-Tutorial-Train-Multiple-Objects-Windows-10",
+    "kentdoan/playing-card-recognition", "baldm/Solitaire-Solver", "Denuha/Recognition_playing_cards_IRT",
+    "babak0032/Card_Recognition", "notanumber11/Image-recognition-of-poker-cards", "GerryGekao/cards",
+    "jezhou8/card_recognition", "erni27/Cpp.PlayingCardRecognition", "piekarsky/CPP-Playing-Card-Detector",
+    "petrzmax/CPO", "Macmiko/Playing-Card-Detection-and-Recognition",
+}
+
+
+def committed_sources() -> dict[str, dict]:
+    return {s["repo"]: s for s in json.loads((REAL / "sources.json").read_text(encoding="utf-8"))}
+
+
+def committed_labels() -> list[dict]:
+    return [json.loads(line) for line in (REAL / "labels.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def test_every_source_names_its_part():
+    assert all(s.get("part") in (STEER, REPORT) for s in committed_sources().values())
+
+
+def test_the_sources_that_steered_choices_are_in_the_steer_part():
+    sources = committed_sources()
+    assert STEERED_BEFORE_THE_SPLIT <= set(sources)
+    assert {repo for repo, s in sources.items() if s["part"] == STEER} >= STEERED_BEFORE_THE_SPLIT
+
+
+def test_every_labelled_photo_has_a_source_and_both_parts_hold_photos():
+    sources = committed_sources()
+    labels = committed_labels()
+    assert all(label["source"] in sources for label in labels)
+    parts = {part_of(label["source"], sources) for label in labels}
+    assert parts == {STEER, REPORT}
+
+
+def test_the_report_part_is_never_trained_on():
+    """A report source whose licence allowed training would still have to stay `eval`: a model that
+    trained on it could no longer be measured on it."""
+    assert all(s["use"] == "eval" for s in committed_sources().values() if s["part"] == REPORT)
+
+
+def test_rows_are_grouped_by_part_report_first_and_unknown_sources_stay_apart():
+    sources = {"a/steered": {"part": STEER}, "b/reported": {"part": REPORT}, "c/old": {}}
+    rows = [({"source": source}, score_photo(["AS"], ["AS"]))
+            for source in ("a/steered", "b/reported", "a/steered", "c/old", "d/missing")]
+    grouped = by_part(rows, sources)
+    assert list(grouped) == [REPORT, STEER, "unassigned"] and list(PARTS) == [REPORT, STEER]
+    assert [label["source"] for label, _ in grouped[STEER]] == ["a/steered", "a/steered"]
+    assert [label["source"] for label, _ in grouped["unassigned"]] == ["c/old", "d/missing"]
+    assert by_part([], sources) == {}
+
+
+def test_the_benchmark_prints_each_part_apart_and_the_whole_only_as_all(capsys):
+    from bench.bench_real import report
+
+    sources = {"a/steered": {"part": STEER, "use": "eval"}, "b/reported": {"part": REPORT, "use": "eval"}}
+    rows = [({"source": "a/steered", "band": "16-40", "scene": "table-many"}, score_photo(["AS", "2C"], ["AS", "2C"])),
+            ({"source": "b/reported", "band": "40-80", "scene": "single-table"}, score_photo(["KD"], ["KH"]))]
+    report(rows, [10.0, 30.0], sources)
+    out = capsys.readouterr().out
+    report_at, steer_at, all_at = out.index("== report part"), out.index("== steer part"), out.index("== all")
+    assert report_at < steer_at < all_at
+    report_text, steer_text = out[report_at:steer_at], out[steer_at:all_at]
+    assert "b/reported" in report_text and "a/steered" not in report_text
+    assert "a/steered" in steer_text and "b/reported" not in steer_text
+    assert "over 1 photos" in report_text and "30.0 ms" in report_text
+    assert "100.0 %" in steer_text.split("steer part, in all")[1].splitlines()[1]
