@@ -56,9 +56,10 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
 class TablePainter:
     """Draws TableSteps for one game (fixed deck, table texture and camera, from the seed).
 
-    zones: where the players lay their cards (default: table_zones for this many players)."""
+    deck: a held-out deck's name (default DEFAULT_DECK), or a folder's faces (sim/face_folder.py),
+    laid alike; zones: where the players lay their cards (default: table_zones for this many players)."""
 
-    def __init__(self, seed: int, players: int = 2, size: tuple[int, int] = SIZE, deck: str | None = None,
+    def __init__(self, seed: int, players: int = 2, size: tuple[int, int] = SIZE, deck=None,
                  zones: Zones | None = None):
         self.seed = seed
         self.size = size

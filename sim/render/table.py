@@ -87,13 +87,15 @@ def sprite_quad(size: tuple[int, int], matrix: np.ndarray) -> np.ndarray:
 
 
 def compose(background: np.ndarray, placements: list[Placement] | tuple[Placement, ...],
-            rng: np.random.Generator, deck: str, *, view: np.ndarray | None = None,
+            rng: np.random.Generator, deck, *, view: np.ndarray | None = None,
             realism: float = 1.0) -> Scene:
     """Draw placements (bottom first) on background as a camera with homography `view` sees them.
 
-    background: BGR uint8 table plane, the size of the output image.  view: table-to-image
-    homography (None: identity, an overhead camera).  realism: 0 draws clean cards under flat light
-    with no blur, noise or JPEG; 1 the full random range used for training.
+    background: BGR uint8 table plane, the size of the output image.  deck: a deck's name
+    (sim/render/faces.py), or faces of one's own: anything whose `face(card)` gives a face as
+    load_face does (sim/face_folder.py's FaceFolder).  view: table-to-image homography (None:
+    identity, an overhead camera).  realism: 0 draws clean cards under flat light with no blur,
+    noise or JPEG; 1 the full random range used for training.
     """
     h, w = background.shape[:2]
     view = np.eye(3) if view is None else np.asarray(view, np.float64)
@@ -106,7 +108,8 @@ def compose(background: np.ndarray, placements: list[Placement] | tuple[Placemen
     drawn: list[tuple[Placement, np.ndarray, tuple[int, int], np.ndarray]] = []
     for placement in placements:
         if placement.prop is None:
-            sprite = card_sprite(load_face(deck, placement.card), rng, realism)
+            face = load_face(deck, placement.card) if isinstance(deck, str) else deck.face(placement.card)
+            sprite = card_sprite(face, rng, realism)
         else:
             sprite = make_prop(rng, placement.prop, int(placement.height))
         size = (sprite.shape[1], sprite.shape[0])
@@ -143,7 +146,7 @@ def compose(background: np.ndarray, placements: list[Placement] | tuple[Placemen
                          size, realism * rng.uniform(30, 170))
     out = camera.degrade(rng, image, realism) if realism > 0 else np.clip(image, 0, 255).astype(np.uint8)
     props = tuple((p.prop, q) for p, q, _, _ in drawn if p.prop is not None)
-    return Scene(out, tuple(cards), props, deck=deck)
+    return Scene(out, tuple(cards), props, deck=str(deck))
 
 
 def _cast_shadow(image: np.ndarray, alpha: np.ndarray, origin: tuple[int, int], offset: np.ndarray,
