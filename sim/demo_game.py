@@ -1,11 +1,14 @@
 """`muggins demo` put together: a seeded game on a simulated table, played by the device itself.
 
 The device (device/app.py) is built as `muggins run` builds it, with simulated parts: a camera filming
-the table (rendered frames of a held-out deck, sim/parts.py), the config's simulated LED strip (its
-frames drawn in the terminal), a panel the script presses and a voice (espeak-ng, or quiet). Script
+the table (sim/parts.py: rendered frames of a held-out deck, or of a folder's faces, --faces,
+sim/face_folder.py), the config's simulated LED strip (its frames drawn in the terminal), a panel
+the script presses and a voice (espeak-ng, or quiet). Script
 (rules engine autoplay) → camera → recognizer → tracker → controller → journal → board and voice.
 With a state directory the journal survives a kill, and the next run resumes where it stopped.
 Every variant plays (--variant): its players, seats, zones and board tracks come from its config.
+The final line says what it took to see the game (sim/seeing.py), and whether every count landed as
+the script's shadow game pegged it.
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from device.errors import DeviceError
 from device.leds.picture import wants_colour
 from device.parts import Parts
 from sim.parts import ScriptedPanel, SimulatedCamera
+from sim.seeing import SEEING_NAME, Seeing, plain_line
 from sim.simulation import FPS, Pace, Simulation
-from sim.table_script import build_script
+from sim.table_script import build_script, pegs_of
 
 SPEEDS = {
     "max": Pace(0.0, False),      # no pauses, nothing spoken (printed only): for tests and timing
@@ -49,9 +53,11 @@ class DemoOptions:
     mute: bool = False
     state_dir: Path | None = None
     new_game: bool = False
-    deck: str | None = None
+    deck: str | None = None   # a held-out deck on the table; with faces: the learned deck read with
     variant: str = "six-card"
     web: str | None = None  # [HOST:]PORT: the table's web page shows the game (device/web/)
+    faces: Path | None = None      # a folder of 52 faces named by card, laid instead of a held-out deck
+    decks_dir: Path | None = None  # where the learned deck is kept (default: as `muggins deck learn`)
 
 
 def demo_rules(variant: str) -> GameConfig:
@@ -79,11 +85,46 @@ def demo_config(rules: GameConfig, painter, state_dir: Path, speak: bool) -> Con
                   state_dir=state_dir)
 
 
-def default_recognizer():
-    """The real recognizer with the committed model (a clear error when the model is missing)."""
+def default_recognizer(deck=None):
+    """The real recognizer with the committed model (a clear error when the model is missing), reading
+    with a learned deck where one is given."""
     from vision.recognizer import Recognizer
 
-    return Recognizer()
+    return Recognizer(deck=deck)
+
+
+def table_deck(options: DemoOptions):
+    """What lies on the table: a held-out deck's name, or a folder's faces (--faces), checked whole
+    before anything is played (a user error naming each fault)."""
+    from sim.frames import DEFAULT_DECK
+    from sim.render.decks import HELD_OUT_DECKS
+
+    if options.faces is not None:
+        from sim.face_folder import read_face_folder
+
+        return read_face_folder(options.faces)
+    deck = options.deck or DEFAULT_DECK
+    if deck not in HELD_OUT_DECKS:
+        raise DeviceError(f"--deck must be a deck held out of the card model's training: "
+                          f"{', '.join(HELD_OUT_DECKS)} (not {deck!r}); or give --faces DIR")
+    return deck
+
+
+def learned_deck(options: DemoOptions):
+    """With --faces, the learned deck --deck names (`muggins deck learn NAME DIR`), kept where that
+    command keeps it; None without --deck. A deck that cannot be used is an error: nothing is played."""
+    from device.errors import UsageError
+
+    if options.faces is None or options.deck is None:
+        if options.decks_dir is not None:
+            raise UsageError("--decks-dir needs --faces DIR and --deck NAME")
+        return None
+    from device.config import load_config
+    from device.learned_decks import config_path, decks_folder
+    from vision.learned_deck import check_name, load_deck
+
+    check_name(options.deck)
+    return load_deck(decks_folder(load_config(config_path(None)), options.decks_dir), options.deck)
 
 
 def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
@@ -94,6 +135,7 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
     the table's painter (tests: a sketch that draws no cards, with a recognizer that knows them)."""
     if options.speed not in SPEEDS:
         raise DeviceError(f"--speed must be one of {', '.join(SPEEDS)}, not {options.speed!r}")
+    deck, learned = table_deck(options), learned_deck(options)
     page = None
     if options.web is not None:  # said first: with --json its line is the first
         from device.web.table import open_page
@@ -102,7 +144,7 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
     temporary = options.state_dir is None
     state_dir = Path(tempfile.mkdtemp(prefix="muggins-demo-")) if temporary else Path(options.state_dir)
     try:
-        code = _run(options, state_dir, out, err, recognizer, painter_for, page)
+        code = _run(options, deck, learned, state_dir, out, err, recognizer, painter_for, page)
         if page is not None:
             print(f"muggins demo: the demo has ended; {page.url} shows its board until interrupted (Ctrl-C)",
                   file=err, flush=True)
@@ -115,15 +157,10 @@ def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.s
             shutil.rmtree(state_dir, ignore_errors=True)
 
 
-def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recognizer, painter_for,
-         page=None) -> int:
-    from sim.frames import DEFAULT_DECK, SIZE, TablePainter, table_zones
-    from sim.render.decks import HELD_OUT_DECKS
+def _run(options: DemoOptions, deck, learned, state_dir: Path, out: TextIO, err: TextIO, recognizer,
+         painter_for, page=None) -> int:
+    from sim.frames import SIZE, TablePainter, table_zones
 
-    deck = options.deck or DEFAULT_DECK
-    if deck not in HELD_OUT_DECKS:
-        raise DeviceError(f"--deck must be a deck held out of the card model's training: "
-                          f"{', '.join(HELD_OUT_DECKS)} (not {deck!r})")
     rules = demo_rules(options.variant)
     crib = has_crib_zone(rules)
     painter = TablePainter(options.seed, len(rules.players), deck=deck,
@@ -132,30 +169,37 @@ def _run(options: DemoOptions, state_dir: Path, out: TextIO, err: TextIO, recogn
     config = demo_config(rules, painter, state_dir, _speaks(options))
     parts = Parts(source=SimulatedCamera(painter if painter_for is None else painter_for(painter)),
                   panel=ScriptedPanel(),
-                  recognizer=recognizer if recognizer is not None else default_recognizer())
+                  recognizer=recognizer if recognizer is not None else default_recognizer(learned))
     display = Display(json_lines=options.json, board_pictures=not options.json, colour=wants_colour(out),
                       live_board=False)  # each step's animations are over before the next step
     if not options.json:
         sides = [" & ".join(rules.players[i::rules.sides]) for i in range(rules.sides)]
         out.write(f"Muggins demo, game {options.seed}: {' against '.join(sides)}, {rules.variant} to "
                   f"{rules.target}; {painter.deck} cards on a {painter.texture} table under the camera\n")
+    header = {"demo_seed": options.seed, "deck": deck if isinstance(deck, str) else f"faces:{deck}"}
+    if learned is not None:
+        header["learned_deck"] = learned.name
     device = Device(config, new_game=options.new_game, out=out, err=err, parts=parts, display=display,
-                    header={"demo_seed": options.seed, "deck": deck})
+                    header=header)
     try:
         if page is not None:
             page.attach(device)
         simulation = Simulation(script, device, pace=SPEEDS[options.speed])
+        simulation.seeing = Seeing.resumed(state_dir / SEEING_NAME, simulation.resume_index)
         if device.resumed:
             _say_resumed(device.controller, simulation.resume_index, options, out)
         finished = simulation.run()
         final = device.controller.final()
         final["expected"] = script.expected
+        # every count as the shadow game pegged it, in order: the end alone could hide two wrong counts
         final["as_scripted"] = final["scores"] == script.expected["scores"] and \
-            final["winner"] == script.expected["winner"]
+            final["winner"] == script.expected["winner"] and pegs_of(device.controller.game.events) == script.pegs
+        final["seeing"] = simulation.seeing.totals()
         if options.json:
             out.write(json.dumps({"final": final}, sort_keys=True) + "\n")
         else:
             out.write(device.board_picture() + "\n")
+            out.write(plain_line(final["seeing"]) + ("" if final["as_scripted"] else "; not as scripted") + "\n")
             scores = ", ".join(f"{name} {score}" for name, score in final["scores"].items())
             out.write(f"final: {scores}; winner {final['winner']} ({simulation.steps_run} steps, "
                       f"{simulation.frames} camera frames, {simulation.extra_looks} second looks)\n")

@@ -12,6 +12,8 @@ The simulated players are patient, as real ones are: they leave the table as it 
 sees it as it lies — a fresh frame each look, up to MAX_LOOKS — so one misread or missed card in one
 frame does not derail the game. The controller is told what changed over the whole step (the net
 change of the stable table), never the flicker in between; `extra_looks` counts the patience used.
+`seeing` (sim/seeing.py) keeps what it took to see the game: cards laid, read at first sight, asked
+to move into the light, misread — from the script's cards, the tracker's table and the journal.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from types import MappingProxyType
 from typing import Callable
 
 from device.eyes import Look
+from sim.seeing import Seeing, asks_in
 from sim.table_script import PressStep, Script, TableStep
 from vision.tracker import TableState
 from vision.zone_events import APPEARED, DUPLICATE, LEFT, UNREADABLE, ZoneEvent
@@ -81,8 +84,9 @@ class Simulation:
     (parts.panel)."""
 
     def __init__(self, script: Script, device, *, pace: Pace | None = None,
-                 sleep: Callable[[float], None] = time.sleep):
+                 sleep: Callable[[float], None] = time.sleep, seeing: Seeing | None = None):
         self.script = script
+        self.seeing = seeing if seeing is not None else Seeing()
         self.device = device
         self.camera = device.parts.source
         self.panel = device.parts.panel
@@ -115,6 +119,7 @@ class Simulation:
         self.camera.lay(step, index, first_look, at=self._time(index))
         for attempt in range(MAX_LOOKS):
             look = self.device.see(self.camera.read(), repeat=self.device.hold_frames)
+            self.seeing.looked(step, look.table, look.dark)
             if look.dark or sees(look.table, step):
                 break
         self.extra_looks += attempt
@@ -122,16 +127,22 @@ class Simulation:
 
     def run_step(self, index: int) -> None:
         step = self.script.steps[index]
+        seq = self.controller.seq
+        self.seeing.begin(index)
         with self.controller.batch(index):  # all the step's events in one journal transaction
             if isinstance(step, PressStep):
                 self._press(step, index)
             elif isinstance(step, TableStep):
                 self._show_table(step, index)
+        self.seeing.end(asks_in(self.controller.journal.entries(after=seq)))
         self.steps_run += 1
         self._pause()
 
     def _show_table(self, step: TableStep, index: int, first_look: int = 0) -> None:
         before = self.device.eyes.tracker.state if self.device.eyes is not None else NOTHING_SEEN
+        if first_look == 0:  # the step lays this table (later looks: the players re-place its cards)
+            laid_before = self.script.table_before(index)
+            self.seeing.laid(step, laid_before[1] if laid_before is not None else None)
         look = self._look(step, index, first_look)
         if not look.dark:  # the controller hears the whole step's change of the table at once
             look = Look(tuple(net_changes(before, look.table, self._time(index))), look.table)

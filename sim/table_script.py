@@ -10,7 +10,7 @@ this module turns what it did into what a camera and a panel would see, step by 
 It also scripts what a real table brings: the cut for deal, cards gathered between rounds, a right
 claim, an over-claim, an under-claim taken by Muggins, a dispute, a card played past 31 or out of
 turn and taken back, a card in the dark and a dark table. The shadow game's end is what the
-device should reach when it reads the table right (`Script.expected`).
+device should reach when it reads the table right (`Script.expected`), peg by peg (`Script.pegs`).
 
 Every variant is scripted: in five-card the one count ends with the players pressing Go (the
 panel's optional Go buttons) and the cards not played are turned up for the show; with a crib
@@ -57,6 +57,7 @@ class Script:
     steps: list
     expected: dict  # the shadow game's result: scores by side, winner
     players: tuple[str, ...]
+    pegs: tuple[tuple[str, int], ...] = ()  # every count of the shadow game, in order: (player, points)
 
     def table_before(self, index: int) -> tuple[int, TableStep] | None:
         """(its step number, the table) as it lay after the steps before `index` (None: nothing yet)."""
@@ -255,4 +256,9 @@ def build_script(seed: int, rules, *, crib_zone: bool = False) -> Script:
         bot.play_round()
     expected = {"scores": {" & ".join(side): score for side, score in zip(game.sides, game.scores)},
                 "winner": game.winner}
-    return Script(steps, expected, players)
+    return Script(steps, expected, players, pegs_of(game.events))
+
+
+def pegs_of(events) -> tuple[tuple[str, int], ...]:
+    """Every count a game's events pegged, in order: (player, points)."""
+    return tuple(e.pegs for e in events if e.pegs is not None)

@@ -1,5 +1,7 @@
 """`muggins demo`: a whole simulated game through the device, end to end, no hardware needed
-(six-card for two by default; --variant plays the others)."""
+(six-card for two by default; --variant plays the others), with a held-out rendered deck or the
+players' own faces (--faces DIR, the folder `muggins deck learn` learns from; with --deck NAME the
+device reads with that learned deck). The last line says what it took to see the game."""
 
 from __future__ import annotations
 
@@ -26,7 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="archive the journal in --state-dir and start the game afresh")
     parser.add_argument("--deck", default=None,
                         help="which held-out card deck lies on the table (tigullio-international, dondorf, "
-                             "penguins; default dondorf)")
+                             "penguins; default dondorf); with --faces: the learned deck (`muggins deck "
+                             "learn NAME DIR`) the device reads with")
+    parser.add_argument("--faces", metavar="DIR", type=Path, default=None,
+                        help="lay this folder's card faces instead: 52 images named by card as `muggins deck "
+                             "learn` names them (5C.png, qs.jpg, 10h.jpg), upright, e.g. cut from photos of "
+                             "a real deck")
+    parser.add_argument("--decks-dir", metavar="D", type=Path, default=None,
+                        help="with --faces and --deck: where learned decks are kept (default: the state "
+                             "directory's decks/ folder, as `muggins deck learn`)")
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="six-card",
                         help="which cribbage: six-card for two (default), five-card, seven-card, "
                              "three-player, or four-player in partnerships")
@@ -40,4 +50,5 @@ def run(args) -> int:
 
     return run_demo(DemoOptions(seed=args.seed, speed=args.speed, json=args.json, mute=args.mute,
                                 state_dir=args.state_dir, new_game=args.new_game, deck=args.deck,
-                                variant=args.variant, web=args.web))
+                                variant=args.variant, web=args.web, faces=args.faces,
+                                decks_dir=args.decks_dir))
