@@ -1,0 +1,167 @@
+"""What it takes the device to see whole games: `muggins demo --faces DIR` over the held-out decks.
+
+For each held-out deck its 52 faces are copied into a folder of their own, named by card, as a player
+would hand in faces cut from photographs (sim/assets/faces/<deck>/, without the back and the mask),
+and SEEDS games are played with `muggins demo --seed S --speed max --json --mute --faces DIR`, each
+in a fresh process as a person runs it. Each game's final line gives the figures: cards laid, read at
+first sight, asked to move into the light, misread, as scripted (every count as the script's shadow
+game pegged it). One ask a game is scripted: the card laid in the dark (counted apart from the
+journaled notices of its step, read from the game's JSON lines).
+
+Beside each, the plain demo of the same deck and seed (`--deck NAME`, the rendered faces) is played
+in the same run, in alternating order, as the baseline for the wall time of --speed max: both also
+report the processes' CPU time, which other work on a shared machine does not inflate.
+
+Targets (issue 44): misread 0; as scripted in every game; asked to move <= 1 % of cards laid; the
+wall time of --speed max no more than 20 % above the plain demo's.
+
+Run: make bench BENCH=seeing   (or .venv/bin/python -m bench seeing; MUGGINS_BENCH_SEEDS=2 for fewer)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.machine import describe
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_SEEDS", "5")))
+FIGURES = ("cards_laid", "read_at_first_sight", "asked_to_move", "misread")
+
+
+@dataclass
+class Game:
+    deck: str
+    seed: int
+    faces: bool
+    code: int
+    wall_s: float
+    cpu_s: float
+    final: dict | None
+    asked_in_the_dark: int = 0
+
+    @property
+    def seeing(self) -> dict:
+        return (self.final or {}).get("seeing", {name: 0 for name in FIGURES})
+
+    @property
+    def as_scripted(self) -> bool:
+        return bool(self.final and self.final.get("as_scripted")) and self.code == 0
+
+
+def face_folder(deck: str, folder: Path) -> Path:
+    """The deck's 52 rendered faces alone in a folder, named by card."""
+    from cribbage.cards import FULL_DECK
+    from sim.render.faces import ASSET_DIR
+
+    folder.mkdir(parents=True)
+    for card in FULL_DECK:
+        shutil.copy(ASSET_DIR / deck / f"{card}.jpg", folder / f"{card}.jpg")
+    return folder
+
+
+def dark_step(seed: int) -> int:
+    """The script step that lays a card in the dark."""
+    from device.config import GameConfig
+    from sim.table_script import TableStep, build_script
+
+    script = build_script(seed, GameConfig())
+    return next(i for i, s in enumerate(script.steps) if isinstance(s, TableStep) and s.shadow is not None)
+
+
+def play(deck: str, seed: int, faces: Path | None) -> Game:
+    table = ["--faces", str(faces)] if faces is not None else ["--deck", deck]
+    command = [sys.executable, "-m", "device.cli", "demo", "--seed", str(seed), "--speed", "max", "--json", "--mute",
+               *table]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    final, dark, in_the_dark = None, dark_step(seed), 0
+    for line in done.stdout.splitlines():
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        event = obj.get("event", {})
+        if event.get("kind") == "unreadable" and event.get("step") == dark:
+            in_the_dark += 1
+        final = obj.get("final", final)
+    if final is None:
+        print(f"  {deck} seed {seed}: no final line (exit {done.returncode}): {done.stderr.strip()[-300:]}")
+    return Game(deck, seed, faces is not None, done.returncode, wall, cpu, final, in_the_dark)
+
+
+def row(game: Game) -> str:
+    s = game.seeing
+    return (f"  {game.deck:<22} {game.seed:>4}  {s['cards_laid']:>5} {s['read_at_first_sight']:>6} "
+            f"{s['asked_to_move']:>5} ({game.asked_in_the_dark} dark) {s['misread']:>7}  "
+            f"{'yes' if game.as_scripted else 'NO':>8}")
+
+
+def summary(name: str, games: list[Game]) -> str:
+    total = {k: sum(g.seeing[k] for g in games) for k in FIGURES}
+    dark = sum(g.asked_in_the_dark for g in games)
+    laid = max(total["cards_laid"], 1)
+    scripted = sum(g.as_scripted for g in games)
+    return (f"{name}: {len(games)} games, {total['cards_laid']} cards laid, {total['read_at_first_sight']} read at "
+            f"first sight ({100 * total['read_at_first_sight'] / laid:.1f} %), asked to move {total['asked_to_move']} "
+            f"({100 * total['asked_to_move'] / laid:.2f} % of cards laid; {dark} of them the card laid in the dark), "
+            f"misread {total['misread']}, as scripted {scripted}/{len(games)}")
+
+
+def main() -> None:
+    from sim.render.decks import HELD_OUT_DECKS
+
+    print("seeing:", describe())
+    if not (ROOT / "models" / "cards.onnx").is_file():
+        print("skipped: models/cards.onnx is not built (make model)")
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-seeing-") as tmp:
+        folders = {deck: face_folder(deck, Path(tmp) / deck) for deck in HELD_OUT_DECKS}
+        with_faces: list[Game] = []
+        plain: list[Game] = []
+        print(f"  {'deck (--faces DIR)':<22} {'seed':>4}  {'laid':>5} {'first':>6} {'asked':>5} {'':>8} "
+              f"{'misread':>7}  {'scripted':>8}   wall s (plain)   CPU s (plain)")
+        for deck in HELD_OUT_DECKS:
+            for k, seed in enumerate(SEEDS):
+                if k % 2:  # alternate which goes first, so a slow stretch of the machine falls on both
+                    game = play(deck, seed, folders[deck])
+                    base = play(deck, seed, None)
+                else:
+                    base = play(deck, seed, None)
+                    game = play(deck, seed, folders[deck])
+                with_faces.append(game)
+                plain.append(base)
+                print(f"{row(game)}   {game.wall_s:5.1f} ({base.wall_s:5.1f})   {game.cpu_s:5.1f} ({base.cpu_s:5.1f})",
+                      flush=True)
+        print(summary("--faces DIR", with_faces))
+        print(summary("plain --deck NAME", plain))
+        same = sum(g.final == b.final for g, b in zip(with_faces, plain))
+        print(f"final lines alike, faces from a folder and rendered: {same}/{len(plain)} games")
+        wall_f, wall_p = sum(g.wall_s for g in with_faces), sum(g.wall_s for g in plain)
+        cpu_f, cpu_p = sum(g.cpu_s for g in with_faces), sum(g.cpu_s for g in plain)
+        print(f"--speed max, {len(plain)} games: wall {wall_f:.0f} s with --faces against {wall_p:.0f} s plain "
+              f"({100 * (wall_f / wall_p - 1):+.1f} %; target <= +20 %), CPU {cpu_f:.0f} s against {cpu_p:.0f} s "
+              f"({100 * (cpu_f / cpu_p - 1):+.1f} %); a game {wall_f / len(with_faces):.1f} s wall with --faces")
+        laid = sum(g.seeing["cards_laid"] for g in with_faces)
+        asked = sum(g.seeing["asked_to_move"] for g in with_faces)
+        met = (all(g.seeing["misread"] == 0 for g in with_faces) and all(g.as_scripted for g in with_faces)
+               and asked <= 0.01 * laid and wall_f <= 1.2 * wall_p)
+        print(f"targets (misread 0, as scripted every game, asked <= 1 % of laid, wall <= +20 %): "
+              f"{'met' if met else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
