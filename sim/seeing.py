@@ -7,10 +7,11 @@ held on the table after each look, and its journal what it asked. Nothing here r
 - read at first sight: a card laid that the tracker's stable table held in its zone after the first
   look at the step that laid it;
 - asked to move: each "I can't read the card … move it into the light" notice the controller
-  journaled (the script lays one card in the dark on purpose: that ask is right);
+  journals (the script lays one card in the dark on purpose: that ask is right);
 - misread: a card the tracker held in a zone where no such card lay, counted when it appears.
-Each step's figures are written to a file beside the journal as the step ends, so a demo killed and
-resumed reports what an uninterrupted one does: a step taken again replaces its figures.
+Each step's figures are written to a file beside the journal as the step ends, just before the
+controller journals it, so a demo killed and resumed reports what an uninterrupted one does: a step
+not journaled is taken again, and its figures replaced.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from device.device_events import Notice
 from sim.table_script import TableStep
 
 SEEING_NAME = "seeing.jsonl"
@@ -48,9 +50,9 @@ def held_pairs(table) -> frozenset:
     return frozenset((zone, card) for zone, cards in table.cards.items() for card in cards)
 
 
-def asks_in(entries) -> int:
-    """The "move it into the light" notices among journal entries."""
-    return sum(e.event.get("type") == "Notice" and e.event.get("kind") == UNREADABLE_NOTICE for e in entries)
+def asks_in(records) -> int:
+    """The "move it into the light" notices among a step's records (the controller's, to be journaled)."""
+    return sum(isinstance(r, Notice) and r.kind == UNREADABLE_NOTICE for r in records)
 
 
 class Seeing:

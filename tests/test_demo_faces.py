@@ -297,3 +297,21 @@ def test_a_short_game_with_the_tests_own_faces_through_the_real_recognizer(faces
     assert code == 0 and final["as_scripted"] and seeing["misread"] == 0
     assert seeing["cards_laid"] > 50 and seeing["asked_to_move"] <= 1
     assert seeing["read_at_first_sight"] >= seeing["cards_laid"] - 1
+
+
+def test_the_figures_kept_beside_the_journal_are_those_of_the_steps_journaled(tmp_path):
+    """A resumed demo keeps the figures of the steps before the first one not journaled; a step taken
+    again replaces its own, and a line cut off by a kill is dropped."""
+    from sim.seeing import SEEING_NAME, Seeing
+
+    path = tmp_path / SEEING_NAME
+    seeing = Seeing.resumed(path, 0)
+    for index in range(6):
+        seeing.begin(index)
+        seeing.laid(TableStep((("seat:0", (FULL_DECK[index],)),)), None)
+        seeing.end(asked=index % 2)
+    path.write_text(path.read_text() + '{"step": 6, "laid"')
+    again = Seeing.resumed(path, 4)
+    assert sorted(again.steps) == [0, 1, 2, 3] and len(path.read_text().splitlines()) == 4
+    assert again.totals() == {"cards_laid": 4, "read_at_first_sight": 0, "asked_to_move": 2, "misread": 0}
+    assert Seeing.resumed(path, 0).totals()["cards_laid"] == 0 and path.read_text() == ""
