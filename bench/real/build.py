@@ -7,8 +7,9 @@ whatever the mirror's newest commit is. Standard library and the git command onl
 
 Each source in sources.json names its part (bench/real/parts.py): `steer`, the sources that steered
 choices of the recognizer (the twelve labelled first), or `report`, the sources added for issue 43 that
-steered nothing and are only reported (sergiodomgui, MineMaarten, yuchenrao, arnabdotorg, anastas1ja).
-The build copies both; it says how many photos each part holds.
+steered nothing and are only reported (nine of them: sergiodomgui, MineMaarten, yuchenrao, Neffros,
+foltysM, EloyRb0, miloshevski, arnabdotorg, anastas1ja). The build copies both; it says how many
+photos each part holds.
 
     python -m bench.real.build [--mirror-root /work/.mirror] [--out .cache/real]
 """
