@@ -30,18 +30,30 @@ from vision.crops import INDEX_REGION, region_quad
 KIND_WEIGHTS = {"separate": 0.30, "row": 0.45, "backs": 0.08, "empty": 0.05, "distractors": 0.12}
 FRAME = (1280, 720)
 MAX_ZOOM = 1.6
+UNSURE_HEAT = 0.99    # the heat round a real photo's unconfirmed index corner: not taught either way
 DATA_VERSION = 1  # bump when the way views are cut or labelled changes
 
 
 @dataclass
 class ViewSet:
     """N views (N x H x W x 3 uint8), their corners (a K x 6 float32 array each: corner x y, across x y,
-    down x y, input pixels) and each view's deck id and scene number."""
+    down x y, input pixels) and each view's deck id and scene number; where real photos are among
+    them (deck id -1, the scene number the photo's), the corners no label could confirm, per view."""
 
     images: np.ndarray
     corners: list[np.ndarray]
     decks: np.ndarray
     scenes: np.ndarray
+    unsure: list[np.ndarray] | None = None
+
+
+def with_real(views: ViewSet, real) -> ViewSet:
+    """The rendered views followed by real photos' views (models.training.real_views.RealViews)."""
+    none = [np.zeros((0, 6), np.float32)] * len(views.images)
+    return ViewSet(np.concatenate([views.images, real.images]), list(views.corners) + list(real.corners),
+                   np.concatenate([views.decks, np.full(len(real.images), -1, views.decks.dtype)]),
+                   np.concatenate([views.scenes, real.photos.astype(views.scenes.dtype)]),
+                   (views.unsure or none) + list(real.unsure))
 
 
 def scene_view(scene, rng: np.random.Generator, zoom: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -70,11 +82,15 @@ def scene_view(scene, rng: np.random.Generator, zoom: float | None = None) -> tu
     return image, np.asarray(corners, np.float32).reshape(-1, 6)
 
 
-def targets(corners: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def targets(corners: np.ndarray, shape: tuple[int, int],
+            unsure: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Heat map (h x w), regression targets (6 x h x w) and their mask (h x w) for one view's corners.
 
     The heat is a Gaussian round each corner (wider for bigger cards); offsets and the card's sides
-    are taught in the 3 x 3 cells round it, the nearest corner winning where two meet.
+    are taught in the 3 x 3 cells round it, the nearest corner winning where two meet. Round each
+    `unsure` corner (same layout: a real photo's index no label could confirm) the heat is raised to
+    just under 1, where the focal loss's (1 - heat)^4 weighs a peak at nothing: neither taught as a
+    corner nor as background.
     """
     h, w = shape[0] // STRIDE, shape[1] // STRIDE
     heat = np.zeros((h, w), np.float32)
@@ -99,6 +115,12 @@ def targets(corners: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np
                     reg[:, gy, gx] = [cx - gx, cy - gy, ax / VECTOR_SCALE, ay / VECTOR_SCALE,
                                       dx / VECTOR_SCALE, dy / VECTOR_SCALE]
                     mask[gy, gx] = 1.0
+    for x, y, ax, ay, dx, dy in (() if unsure is None else unsure):
+        cx, cy = (x + 0.5) / STRIDE, (y + 0.5) / STRIDE
+        sigma = max(1.0, 0.15 * float(np.hypot(dx, dy)) / STRIDE)
+        beyond = np.maximum(0.0, np.hypot(xs + 0.5 - cx, ys + 0.5 - cy) - 1.0)  # flat over the nearest cells
+        near = UNSURE_HEAT * np.exp(-beyond ** 2 / (2 * sigma ** 2))
+        np.maximum(heat, np.where(heat >= 1.0, heat, near), out=heat)
     return heat, reg, mask
 
 

@@ -40,6 +40,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--batch", type=int, default=24)
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
+    p.add_argument("--real-views-per-photo", type=int, default=0,
+                   help="views cut from each labelled real photo (models/training/real/corners.jsonl); 0: none")
+    p.add_argument("--real-photos", type=Path, default=ROOT / ".cache" / "real",
+                   help="the real photos (python -m bench.real.build)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="cpu", help="where the network trains: cpu, or cuda on a GPU")
     p.add_argument("--checkpoint", type=Path, default=None, help="the weights saved here every minute and at the end")
@@ -70,7 +74,8 @@ class PatchSource:
         reg = np.empty((len(ids), 6, h, w), np.float32)
         mask = np.empty((len(ids), h, w), np.float32)
         for n, i in enumerate(ids):
-            heat[n], reg[n], mask[n] = targets(views.corners[i], views.images[i].shape[:2])
+            unsure = None if views.unsure is None else views.unsure[i]
+            heat[n], reg[n], mask[n] = targets(views.corners[i], views.images[i].shape[:2], unsure)
         self.images = torch.from_numpy(views.images[ids]).to(device)  # N x H x W x 3, uint8
         self.heat, self.reg, self.mask = (torch.from_numpy(a).to(device) for a in (heat, reg, mask))
 
@@ -261,19 +266,32 @@ def main(argv: list[str] | None = None) -> int:
     if scenes is None:
         return 2
     views = cached_build(args.cache, scenes, args.seed, args.workers, log)
+    if args.real_views_per_photo:
+        from models.training.corner_data import FRAME, with_real
+        from models.training.real_views import build_real_views
+        from vision.corners import input_size
+
+        views = with_real(views, build_real_views(args.real_photos, args.real_views_per_photo, args.seed,
+                                                  input_size(*FRAME), log=log))
     names = list(scenes)
     held = np.isin(views.decks, [i for i, d in enumerate(names) if is_validation_deck(d)]) | (views.scenes % 10 == 0)
     train_ids, val_ids = np.flatnonzero(~held), np.flatnonzero(held)
+    real_val_ids = np.flatnonzero(held & (views.decks == -1))
     log(f"{len(views.images)} views, {sum(len(c) for c in views.corners)} corners; "
         f"{len(val_ids)} views for validation ({time.time() - started:.0f} s so far)")
     net, report = train(views, train_ids, val_ids, args.minutes, args.batch, args.seed, args.device, args.checkpoint)
     for t, (found, false) in sorted(report.items()):
         log(f"  threshold {t:.2f}: {100 * found:.1f} % of validation corners found, {false:.2f} false peaks a view")
+    if len(real_val_ids):
+        for t, (found, false) in sorted(evaluate(net, views, real_val_ids, args.device).items()):
+            log(f"  threshold {t:.2f}, real photos' validation views: {100 * found:.1f} % of corners found, "
+                f"{false:.2f} false peaks a view")
     threshold = THRESHOLD
     found, false = report[threshold]
     onnx_path, meta_path = export(net, args.out, threshold, {
         "validation": {"corners_found": round(found, 4), "false_per_view": round(false, 3)},
-        "trained_on": names, "held_out": list(HELD_OUT_DECKS), "seed": args.seed})
+        "trained_on": names, "held_out": list(HELD_OUT_DECKS), "seed": args.seed,
+        "real_views_per_photo": args.real_views_per_photo})
     log(f"threshold {threshold}: wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {meta_path}; "
         f"total {(time.time() - started) / 60:.1f} min")
     return 0

@@ -1,0 +1,163 @@
+"""Index-corner labels from real photos: outlines fitted to a source's boxes, reads matched to the
+cards a person named, corners judged by the classifier, views cut with their corners, and the
+unsure corners taught neither way."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from models.training.corner_data import UNSURE_HEAT, targets
+from models.training.real_labels import (CORNER_LABELS, LabelledCard, LabelledPhoto, judge_corners, label_photo,
+                                         load_corner_labels, load_hand_outlines, match_reads, outline_in_box,
+                                         trainable_labels, voc_boxes)
+from models.training.real_views import cut_view, photo_corners, turned
+from vision.crops import INDEX_REGION, region_quad
+
+
+def card_quad(centre, long_side, degrees, aspect=2.5 / 3.5) -> np.ndarray:
+    """An upright card's outline turned by `degrees`, clockwise from its top-left corner."""
+    t = np.radians(degrees)
+    across = np.array([np.cos(t), np.sin(t)]) * aspect * long_side
+    down = np.array([-np.sin(t), np.cos(t)]) * long_side
+    c = np.asarray(centre, np.float64)
+    return np.stack([c - across / 2 - down / 2, c + across / 2 - down / 2, c + across / 2 + down / 2,
+                     c - across / 2 + down / 2]).astype(np.float32)
+
+
+@pytest.mark.parametrize("degrees", [0.0, 12.0, -25.0, 70.0, 160.0])
+def test_the_outline_filling_a_box_is_the_card_whose_index_corner_was_read(degrees):
+    quad = card_quad((300, 240), 200, degrees)
+    box = (*quad.min(axis=0), *quad.max(axis=0))
+    read_corner = quad[0] + [3, -2]                 # a read's corner is a few pixels off
+    fitted = outline_in_box(box, read_corner)
+    assert fitted is not None
+    assert np.abs(fitted - quad).max() < 4.0        # the same card, started at the same index corner
+
+
+def test_no_outline_fits_a_box_far_from_the_read_corner():
+    quad = card_quad((300, 240), 200, 20.0)
+    box = (*quad.min(axis=0), *quad.max(axis=0))
+    assert outline_in_box(box, quad[0] + [60, 60]) is None
+    assert outline_in_box((0, 0, 400, 40), quad[0]) is None   # no card is that shape
+
+
+def test_voc_boxes_keep_the_ranks_they_name():
+    xml = """<annotation><object><name>queen</name><bndbox><xmin>78</xmin><ymin>101</ymin><xmax>235</xmax>
+    <ymax>239</ymax></bndbox></object><object><name>ten</name><bndbox><xmin>1</xmin><ymin>2</ymin><xmax>3</xmax>
+    <ymax>4</ymax></bndbox></object><object><name>joker</name><bndbox><xmin>1</xmin><ymin>2</ymin>
+    <xmax>3</xmax><ymax>4</ymax></bndbox></object></annotation>"""
+    assert voc_boxes(xml) == [("Q", (78.0, 101.0, 235.0, 239.0)), ("T", (1.0, 2.0, 3.0, 4.0))]
+
+
+def test_only_sources_licensed_for_training_and_outside_the_report_part_are_labelled():
+    sources = {"a/ok": {"use": "train+eval", "part": "steer"}, "a/eval": {"use": "eval", "part": "steer"},
+               "a/kept": {"use": "train+eval", "part": "report"}}
+    labels = [{"source": s, "path": "p.jpg", "cards": ["9H"]} for s in (*sources, "a/unknown")]
+    assert [lab["source"] for lab in trainable_labels(labels, sources)] == ["a/ok"]
+
+
+def test_reads_are_matched_to_the_named_cards_each_once():
+    q = np.zeros((4, 2), np.float32)
+    reads = [("9H", q), ("9H", q + 1), ("KS", q), ("2C", q)]
+    assert [c for c, _ in match_reads(["9H", "KS", "AD"], reads)] == ["9H", "KS"]
+    assert [c for c, _ in match_reads(["9H", "9H"], reads)] == ["9H", "9H"]
+
+
+class NamedCardClassifier:
+    """Reads every crop as one card, surely: judge_corners asks only for the named card's probability."""
+
+    labels = ["9H", "KS", "not a card"]
+
+    def __init__(self, reads_as: str):
+        self.reads_as = reads_as
+
+    def probabilities(self, crops):
+        row = np.array([1.0 if name == self.reads_as else 0.0 for name in self.labels])
+        return np.tile(row, (len(crops), 1))
+
+
+def test_corners_are_shown_where_read_as_named_cut_at_the_frame_and_unsure_otherwise():
+    image = np.full((400, 600, 3), 90, np.uint8)
+    whole = card_quad((300, 200), 240, 5.0)
+    assert judge_corners(image, "9H", whole, NamedCardClassifier("9H")) == ["shown", "shown"]
+    assert judge_corners(image, "9H", whole, NamedCardClassifier("KS")) == ["unsure", "unsure"]
+    cut = card_quad((300, 330), 240, 0.0)           # its far end runs out of the frame's bottom
+    assert judge_corners(image, "9H", cut, NamedCardClassifier("9H")) == ["shown", "cut"]
+
+
+def test_a_photo_is_complete_only_when_every_named_card_has_an_outline(tmp_path):
+    image = np.full((400, 600, 3), 90, np.uint8)
+    label = {"source": "a/b", "path": "p.jpg", "cards": ["9H", "KS"]}
+    one = [("9H", card_quad((200, 200), 200, 0.0), "box")]
+    photo = label_photo(image, label, one, [], NamedCardClassifier("9H"))
+    assert not photo.complete and [c.by for c in photo.cards] == ["box"]
+    by_hand = [("KS", card_quad((420, 200), 200, 10.0))]
+    photo = label_photo(image, label, one, by_hand, NamedCardClassifier("9H"))
+    assert photo.complete and sorted(c.by for c in photo.cards) == ["box", "hand"]
+    again = LabelledPhoto.from_dict(json.loads(json.dumps(photo.to_dict())))
+    assert again.complete and np.allclose(again.cards[0].quad, photo.cards[0].quad, atol=0.05)
+
+
+def test_hand_outlines_are_read_and_a_bad_quad_named(tmp_path):
+    path = tmp_path / "hand.jsonl"
+    path.write_text(json.dumps({"source": "a/b", "path": "p.jpg", "card": "ks", "quad": [[0, 0], [5, 0], [5, 7], [0, 7]]})
+                    + "\n", encoding="utf-8")
+    assert [c for c, _ in load_hand_outlines(path)[("a/b", "p.jpg")]] == ["KS"]
+    path.write_text(json.dumps({"source": "a/b", "path": "p.jpg", "card": "KS", "quad": [[0, 0], [5, 0]]}) + "\n")
+    with pytest.raises(ValueError, match="hand.jsonl:1"):
+        load_hand_outlines(path)
+
+
+@pytest.mark.parametrize("quarters", [0, 1, 2, 3])
+def test_points_turn_with_the_image(quarters):
+    image = np.zeros((30, 50, 3), np.uint8)
+    image[7, 11] = 255
+    rotated = image if quarters == 0 else cv2.rotate(image, {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180,
+                                                             3: cv2.ROTATE_90_COUNTERCLOCKWISE}[quarters])
+    x, y = turned(np.array([11.0, 7.0]), (50, 30), quarters)
+    assert rotated[int(y), int(x)].max() == 255
+
+
+def test_views_keep_the_shown_corners_whose_index_lies_inside():
+    image = np.full((480, 640, 3), 60, np.uint8)
+    quad = card_quad((320, 240), 300, 8.0)
+    cv2.fillConvexPoly(image, np.round(quad).astype(np.int32), (230, 230, 230))
+    photo = LabelledPhoto("a/b", "p.jpg", (640, 480), ["9H"], [LabelledCard("9H", quad, "box", ["shown", "unsure"])])
+    shown, unsure = photo_corners(photo)
+    rng = np.random.default_rng(3)
+    kept = 0
+    for _ in range(20):
+        view, corners, maybe = cut_view(image, shown, unsure, rng, (512, 288))
+        assert view.shape == (288, 512, 3)
+        for row in corners:                           # each target sits on the card's bright corner
+            index = region_quad(np.stack([row[:2], row[:2] + row[2:4], row[:2] + row[2:4] + row[4:6],
+                                          row[:2] + row[4:6]]), INDEX_REGION)
+            x, y = index.mean(axis=0)
+            assert view[int(round(y)), int(round(x))].mean() > 150
+            kept += 1
+        assert len(maybe) <= 1
+    assert kept > 0
+
+
+def test_unsure_corners_are_taught_neither_as_corner_nor_as_background():
+    corners = np.float32([[100, 60, 40, 2, -3, 58]])
+    unsure = np.float32([[300, 200, -38, -5, 6, -55]])
+    heat, reg, mask = targets(corners, (288, 512), unsure)
+    plain, plain_reg, plain_mask = targets(corners, (288, 512))
+    cell = (int(200.5 / 4), int(300.5 / 4))
+    assert heat[cell] == pytest.approx(UNSURE_HEAT, abs=1e-3) and plain[cell] == 0.0
+    assert (heat >= 1.0).sum() == (plain >= 1.0).sum() == 1     # still one corner taught
+    assert np.array_equal(mask, plain_mask) and np.array_equal(reg, plain_reg)   # nor its sides
+
+
+@pytest.mark.skipif(not CORNER_LABELS.is_file(), reason="no committed real corner labels")
+def test_the_committed_labels_are_consistent():
+    photos = load_corner_labels()
+    assert photos
+    for photo in photos:
+        assert len(photo.cards) <= len(photo.named)
+        for card in photo.cards:
+            assert card.card in photo.named and card.quad.shape == (4, 2)
+            assert len(card.corners) == 2 and set(card.corners) <= {"shown", "unsure", "cut"}
