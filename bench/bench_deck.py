@@ -9,9 +9,10 @@ and with each other held-out deck learned instead (another deck on the table). S
 bench_vision scores the held-out decks; "wrong" counts misreads and reads where no such card lies,
 the generic recognizer's with the deck's, and a last line counts those the learned deck made itself.
 
-Real photographs (bench/real/, rebuilt into .cache/real): the sources with several photos of one
-physical deck, each learned from one photo of each card (the first, by file name) and read in all
-its other photos; and every other source read with each learned deck (another deck on the table).
+Real photographs of the steer part (bench/real/, rebuilt into .cache/real; the report part is left to
+`python -m bench real`): the sources with several photos of one physical deck, each learned from one
+photo of each card (the first, by file name) and read in all its other photos; and every other steer
+source read with each learned deck (another deck on the table).
 
 Also: learning time for 52 photos, a six-card frame's time with and without a learned deck (one
 core, paired), a deck's size on disk, and learning from photos of a card filling the frame (kentdoan's
@@ -327,16 +328,20 @@ def real(recognizer, targets: Targets) -> None:
     import cv2
 
     from bench.bench_real import present
-    from bench.real.build import DEFAULT_OUT, load_labels
+    from bench.real.build import DEFAULT_OUT, load_labels, load_sources
+    from bench.real.parts import STEER, part_of
     from cribbage.cards import Card
     from vision.deck_learning import PhotoRefused, card_photo
     from vision.learned_deck import LearnedDeck
 
-    photos = present(load_labels(), DEFAULT_OUT)
+    # Only the steer part: these figures carry targets and so steer the learned decks; the report
+    # part is only ever read by `python -m bench real` (bench/real/parts.py).
+    sources = load_sources()
+    photos = present([label for label in load_labels() if part_of(label["source"], sources) == STEER], DEFAULT_OUT)
     if not photos:
         print(f"\nno real photographs under {DEFAULT_OUT}: run python -m bench.real.build first")
         return
-    print(f"\nReal photographs ({len(photos)} present): generic reads first")
+    print(f"\nReal photographs of the steer part ({len(photos)} present): generic reads first")
     started = time.time()
     reports = {}
     for label, path in photos:
