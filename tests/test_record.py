@@ -168,14 +168,17 @@ def test_an_undone_card_is_left_out_and_counted():
     g.cut_for_deal("North", "4S")
     g.cut_for_deal("South", "TD")
     g.start_round()
+    g.undo()          # the deal itself taken back
+    g.start_round()
     g.turn_starter("QH")
     g.play("South", "6H")
     g.undo()
     g.play("South", "7C")
     (game,) = games_of([e.to_dict() for e in g.events], "j")
-    assert game.undone == 1 and [r["card"] for r in game.deals[0].plays] == ["7C"]
+    assert game.undone == 2 and len(game.deals) == 1
+    assert [r["card"] for r in game.deals[0].plays] == ["7C"]
     summary = record(Journals([game], [], []))
-    assert summary["covers"]["undone"] == 1 and summary["covers"]["in_progress"] == 1
+    assert summary["covers"]["undone"] == 2 and summary["covers"]["in_progress"] == 1
 
 
 def digest(state_dir: Path) -> dict:
@@ -216,3 +219,29 @@ def test_bad_input_is_one_line_and_status_2(table, capsys, argv, message):
 def test_an_empty_state_directory_has_no_record(tmp_path, capsys):
     assert main(["record", "--state-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("No game in the journals of")
+
+
+def test_a_game_cut_off_and_resumed_has_the_record_of_one_played_through(tmp_path, monkeypatch):
+    from sim.simulation import Simulation
+
+    def play(state_dir: Path) -> None:
+        knows = KnowsTheCards()
+        run_demo(DemoOptions(seed=3, speed="max", mute=True, state_dir=state_dir), io.StringIO(), io.StringIO(),
+                 recognizer=knows, painter_for=knows)
+
+    play(tmp_path / "whole")
+    step = Simulation.run_step
+
+    def power_cut(self, index):
+        if index == 90:
+            raise KeyboardInterrupt  # the power goes mid-game: the journal has the steps before this one
+        step(self, index)
+
+    monkeypatch.setattr(Simulation, "run_step", power_cut)
+    with pytest.raises(KeyboardInterrupt):
+        play(tmp_path / "cut")
+    cut_short = record_of(tmp_path / "cut")
+    assert cut_short["covers"]["in_progress"] == 1 and cut_short["games"][0]["deals"] < 10
+    monkeypatch.setattr(Simulation, "run_step", step)
+    play(tmp_path / "cut")
+    assert record_of(tmp_path / "cut") == record_of(tmp_path / "whole")
