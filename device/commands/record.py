@@ -103,7 +103,8 @@ def player_lines(p: dict) -> list[str]:
 
 
 def game_lines(game: dict) -> list[str]:
-    result = (f"{game['winner']} won ({game['margin']})" if game["over"] else "in progress")
+    side = next((s for s in game["sides"] if game["winner"] in s.split(" & ")), game["winner"])
+    result = f"{side} won ({game['margin']})" if game["over"] else "in progress"
     scores = ", ".join(f"{s} {n}" for s, n in zip(game["sides"], game["scores"]))
     lines = [f"Game {game['number']} ({game['variant']}, {game['journal']}): {scores}; {result}; "
              f"{game['deals']} deals, {game['undone']} undone actions left out"]
