@@ -29,6 +29,7 @@ from gpiozero import DigitalInputDevice, RotaryEncoder
 from gpiozero.exc import BadPinFactory
 
 from device.errors import HardwareMissingError
+from device.no_gpio import fallback_reasons, no_gpio_message
 
 HOLD_CHECK_S = 0.05  # how often a waiting get() looks at buttons being held
 EVENT_KINDS = ("dial", "claim", "muggins", "dispute", "undo", "new_game", "go")
@@ -93,17 +94,15 @@ class Panel:
         """Make the first device, turning "no GPIO here" into one clear HardwareMissingError.
 
         gpiozero warns once per pin library it cannot use before giving up; those warnings only
-        matter when it found none, and then the error below says what to do instead.
+        matter when it found none, and then the error says what to do instead (device.no_gpio).
         """
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 device = make()
             except BadPinFactory:
-                raise HardwareMissingError(
-                    "no GPIO found for the panel: on a Raspberry Pi install lgpio "
-                    "(sudo apt install python3-lgpio) and set GPIOZERO_PIN_FACTORY=lgpio; "
-                    "elsewhere simulate it (GPIOZERO_PIN_FACTORY=mock, or --simulate)") from None
+                reasons = fallback_reasons(str(w.message) for w in caught)
+                raise HardwareMissingError(no_gpio_message(reasons)) from None
         for w in caught:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return device

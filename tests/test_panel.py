@@ -213,5 +213,5 @@ def test_no_gpio_is_one_clear_hardware_error(clock):
         def release_pins(self, *args):
             pass
 
-    with pytest.raises(HardwareMissingError, match="GPIOZERO_PIN_FACTORY=lgpio"):
+    with pytest.raises(HardwareMissingError, match="sudo apt install python3-lgpio"):
         Panel(CFG, pin_factory=NoGpio(), clock=clock)
