@@ -5,8 +5,8 @@ would hand in faces cut from photographs (sim/assets/faces/<deck>/, without the 
 and SEEDS games are played with `muggins demo --seed S --speed max --json --mute --faces DIR`, each
 in a fresh process as a person runs it. Each game's final line gives the figures: cards laid, read at
 first sight, asked to move into the light, misread, as scripted (every count as the script's shadow
-game pegged it). One ask a game is scripted: the card laid in the dark (counted apart from the
-journaled notices of its step, read from the game's JSON lines).
+game pegged it). One ask a game is scripted: the card laid in the dark (its step's asks are counted
+apart, from the game's journal, which also checks the final line's count of asks).
 
 Beside each, the plain demo of the same deck and seed (`--deck NAME`, the rendered faces) is played
 in the same run, in alternating order, as the baseline for the wall time of --speed max: both also
@@ -15,7 +15,15 @@ report the processes' CPU time, which other work on a shared machine does not in
 Targets (issue 44): misread 0; as scripted in every game; asked to move <= 1 % of cards laid; the
 wall time of --speed max no more than 20 % above the plain demo's.
 
-Run: make bench BENCH=seeing   (or .venv/bin/python -m bench seeing; MUGGINS_BENCH_SEEDS=2 for fewer)
+Where the real photographs are on this machine (`python -m bench.real.build`), a real deck is played
+too: the 52 faces of yuchenrao/EECS349-Card-Classification-Project's deck, one phone photo a card on a
+grey table, each cut out along the outline the recognizer finds (the label names the card, not the
+recognizer) and straightened to an upright face. Its source is in the real set's report part: its
+figures are only reported, nothing is chosen by them.
+
+Run: make bench BENCH=seeing   (or .venv/bin/python -m bench seeing; MUGGINS_BENCH_SEEDS=2 for fewer
+seeds, MUGGINS_BENCH_REAL_SEEDS for the real deck's: as many as the held-out decks' by default, 0 for
+none; MUGGINS_BENCH_DECKS=dondorf,penguins for some of the held-out decks only)
 """
 
 from __future__ import annotations
@@ -35,7 +43,10 @@ from bench.machine import describe
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_SEEDS", "5")))
+REAL_SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_REAL_SEEDS", str(len(SEEDS)))))
 FIGURES = ("cards_laid", "read_at_first_sight", "asked_to_move", "misread")
+REAL_DECK = "yuchenrao/EECS349-Card-Classification-Project"  # one photo of each card of one deck
+FACE_SIZE = (250, 350)  # a face cut from a photo: a poker card's shape
 
 
 @dataclass
@@ -48,6 +59,7 @@ class Game:
     cpu_s: float
     final: dict | None
     asked_in_the_dark: int = 0
+    journaled_asks: int = 0
 
     @property
     def seeing(self) -> dict:
@@ -78,29 +90,69 @@ def dark_step(seed: int) -> int:
     return next(i for i, s in enumerate(script.steps) if isinstance(s, TableStep) and s.shadow is not None)
 
 
-def play(deck: str, seed: int, faces: Path | None) -> Game:
+def real_face_folder(folder: Path) -> Path | None:
+    """The real deck's 52 faces, cut from its photos into a folder named by card; None where the
+    photos are not on this machine."""
+    import cv2
+    import numpy as np
+
+    from bench.real.build import DEFAULT_OUT, folder_name, load_labels
+    from vision.faults import recognize_picture
+    from vision.recognizer import Recognizer
+
+    rows = [r for r in load_labels() if r["source"] == REAL_DECK and len(r["cards"]) == 1]
+    photos = {r["cards"][0]: DEFAULT_OUT / folder_name(REAL_DECK) / r["path"] for r in rows}
+    if len(photos) != 52 or not all(path.is_file() for path in photos.values()):
+        return None
+    folder.mkdir(parents=True)
+    recognizer = Recognizer()
+    w, h = FACE_SIZE
+    for card, path in photos.items():
+        image = cv2.imread(str(path))
+        found = recognize_picture(recognizer, image)
+        if not found:
+            print(f"  {path.name}: no card outline found; the real deck is not played")
+            return None
+        quad = max((np.asarray(r.quad, np.float32) for r in found), key=cv2.contourArea)
+        if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
+            quad = np.roll(quad, -1, axis=0)  # its long side down the face: upright (or upside down)
+        straight = cv2.getPerspectiveTransform(quad, np.float32([[0, 0], [w, 0], [w, h], [0, h]]))
+        cv2.imwrite(str(folder / f"{card}.png"), cv2.warpPerspective(image, straight, (w, h), flags=cv2.INTER_CUBIC))
+    return folder
+
+
+def asks_journaled(state_dir: Path, dark: int) -> tuple[int, int]:
+    """(the "move it into the light" notices in the game's journal, those of the step that lays a card
+    in the dark)."""
+    from device.journal import JOURNAL_NAME, read_entries
+
+    asks = [e for e in read_entries(state_dir / JOURNAL_NAME)
+            if e.event.get("type") == "Notice" and e.event.get("kind") == "unreadable"]
+    return len(asks), sum(e.step == dark for e in asks)
+
+
+def play(deck: str, seed: int, faces: Path | None, state_dir: Path) -> Game:
     table = ["--faces", str(faces)] if faces is not None else ["--deck", deck]
     command = [sys.executable, "-m", "device.cli", "demo", "--seed", str(seed), "--speed", "max", "--json", "--mute",
-               *table]
+               "--state-dir", str(state_dir), *table]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    final, dark, in_the_dark = None, dark_step(seed), 0
+    final = None
     for line in done.stdout.splitlines():
         try:
-            obj = json.loads(line)
+            final = json.loads(line).get("final", final)
         except ValueError:
             continue
-        event = obj.get("event", {})
-        if event.get("kind") == "unreadable" and event.get("step") == dark:
-            in_the_dark += 1
-        final = obj.get("final", final)
     if final is None:
         print(f"  {deck} seed {seed}: no final line (exit {done.returncode}): {done.stderr.strip()[-300:]}")
-    return Game(deck, seed, faces is not None, done.returncode, wall, cpu, final, in_the_dark)
+        return Game(deck, seed, faces is not None, done.returncode, wall, cpu, None)
+    asks, in_the_dark = asks_journaled(state_dir, dark_step(seed))
+    shutil.rmtree(state_dir, ignore_errors=True)
+    return Game(deck, seed, faces is not None, done.returncode, wall, cpu, final, in_the_dark, asks)
 
 
 def row(game: Game) -> str:
@@ -115,6 +167,9 @@ def summary(name: str, games: list[Game]) -> str:
     dark = sum(g.asked_in_the_dark for g in games)
     laid = max(total["cards_laid"], 1)
     scripted = sum(g.as_scripted for g in games)
+    unlike = [f"{g.deck} {g.seed}" for g in games if g.final and g.journaled_asks != g.seeing["asked_to_move"]]
+    if unlike:
+        print(f"  the final line's asks differ from the journal's in: {', '.join(unlike)}")
     return (f"{name}: {len(games)} games, {total['cards_laid']} cards laid, {total['read_at_first_sight']} read at "
             f"first sight ({100 * total['read_at_first_sight'] / laid:.1f} %), asked to move {total['asked_to_move']} "
             f"({100 * total['asked_to_move'] / laid:.2f} % of cards laid; {dark} of them the card laid in the dark), "
@@ -124,44 +179,72 @@ def summary(name: str, games: list[Game]) -> str:
 def main() -> None:
     from sim.render.decks import HELD_OUT_DECKS
 
+    decks = [d for d in os.environ.get("MUGGINS_BENCH_DECKS", ",".join(HELD_OUT_DECKS)).split(",") if d]
+    unknown = sorted(set(decks) - set(HELD_OUT_DECKS))
+    if unknown:
+        print(f"MUGGINS_BENCH_DECKS names no held-out deck: {', '.join(unknown)} (give {', '.join(HELD_OUT_DECKS)})")
+        return
     print("seeing:", describe())
     if not (ROOT / "models" / "cards.onnx").is_file():
         print("skipped: models/cards.onnx is not built (make model)")
         return
     with tempfile.TemporaryDirectory(prefix="bench-seeing-") as tmp:
-        folders = {deck: face_folder(deck, Path(tmp) / deck) for deck in HELD_OUT_DECKS}
+        folders = {deck: face_folder(deck, Path(tmp) / deck) for deck in decks}
         with_faces: list[Game] = []
         plain: list[Game] = []
         print(f"  {'deck (--faces DIR)':<22} {'seed':>4}  {'laid':>5} {'first':>6} {'asked':>5} {'':>8} "
               f"{'misread':>7}  {'scripted':>8}   wall s (plain)   CPU s (plain)")
-        for deck in HELD_OUT_DECKS:
+        states = Path(tmp) / "states"
+        for deck in decks:
             for k, seed in enumerate(SEEDS):
                 if k % 2:  # alternate which goes first, so a slow stretch of the machine falls on both
-                    game = play(deck, seed, folders[deck])
-                    base = play(deck, seed, None)
+                    game = play(deck, seed, folders[deck], states / f"{deck}-{seed}-faces")
+                    base = play(deck, seed, None, states / f"{deck}-{seed}")
                 else:
-                    base = play(deck, seed, None)
-                    game = play(deck, seed, folders[deck])
+                    base = play(deck, seed, None, states / f"{deck}-{seed}")
+                    game = play(deck, seed, folders[deck], states / f"{deck}-{seed}-faces")
                 with_faces.append(game)
                 plain.append(base)
                 print(f"{row(game)}   {game.wall_s:5.1f} ({base.wall_s:5.1f})   {game.cpu_s:5.1f} ({base.cpu_s:5.1f})",
                       flush=True)
-        print(summary("--faces DIR", with_faces))
-        print(summary("plain --deck NAME", plain))
-        same = sum(g.final == b.final for g, b in zip(with_faces, plain))
-        print(f"final lines alike, faces from a folder and rendered: {same}/{len(plain)} games")
-        wall_f, wall_p = sum(g.wall_s for g in with_faces), sum(g.wall_s for g in plain)
-        cpu_f, cpu_p = sum(g.cpu_s for g in with_faces), sum(g.cpu_s for g in plain)
-        print(f"--speed max, {len(plain)} games: wall {wall_f:.0f} s with --faces against {wall_p:.0f} s plain "
-              f"({100 * (wall_f / wall_p - 1):+.1f} %; target <= +20 %), CPU {cpu_f:.0f} s against {cpu_p:.0f} s "
-              f"({100 * (cpu_f / cpu_p - 1):+.1f} %); a game {wall_f / len(with_faces):.1f} s wall with --faces")
-        laid = sum(g.seeing["cards_laid"] for g in with_faces)
-        asked = sum(g.seeing["asked_to_move"] for g in with_faces)
-        met = (all(g.seeing["misread"] == 0 for g in with_faces) and all(g.as_scripted for g in with_faces)
-               and asked <= 0.01 * laid and wall_f <= 1.2 * wall_p)
-        print(f"targets (misread 0, as scripted every game, asked <= 1 % of laid, wall <= +20 %): "
-              f"{'met' if met else 'NOT met'}")
+        if plain:
+            report(with_faces, plain)
+        if REAL_SEEDS:
+            play_real(Path(tmp), states)
 
+
+def report(with_faces: list[Game], plain: list[Game]) -> None:
+    """The held-out decks' figures, with --faces and plain, and the targets."""
+    print(summary("--faces DIR", with_faces))
+    print(summary("plain --deck NAME", plain))
+    same = sum(g.final == b.final for g, b in zip(with_faces, plain))
+    print(f"final lines alike, faces from a folder and rendered: {same}/{len(plain)} games")
+    wall_f, wall_p = sum(g.wall_s for g in with_faces), sum(g.wall_s for g in plain)
+    cpu_f, cpu_p = sum(g.cpu_s for g in with_faces), sum(g.cpu_s for g in plain)
+    print(f"--speed max, {len(plain)} games: wall {wall_f:.0f} s with --faces against {wall_p:.0f} s plain "
+          f"({100 * (wall_f / wall_p - 1):+.1f} %; target <= +20 %), CPU {cpu_f:.0f} s against {cpu_p:.0f} s "
+          f"({100 * (cpu_f / cpu_p - 1):+.1f} %); a game {wall_f / len(with_faces):.1f} s wall with --faces")
+    laid = sum(g.seeing["cards_laid"] for g in with_faces)
+    asked = sum(g.seeing["asked_to_move"] for g in with_faces)
+    met = (all(g.seeing["misread"] == 0 for g in with_faces) and all(g.as_scripted for g in with_faces)
+           and asked <= 0.01 * laid and wall_f <= 1.2 * wall_p)
+    print(f"targets (misread 0, as scripted every game, asked <= 1 % of laid, wall <= +20 %): "
+          f"{'met' if met else 'NOT met'}")
+
+
+def play_real(tmp: Path, states: Path) -> None:
+    """The real deck's games, where its photos are on this machine."""
+    real = real_face_folder(tmp / "real-deck")
+    if real is None:
+        print(f"a real deck's faces: skipped ({REAL_DECK}'s photos are not in .cache/real: "
+              "python -m bench.real.build)")
+        return
+    print(f"a real deck: faces cut from {REAL_DECK}'s photos (report part: only reported)")
+    played = []
+    for seed in REAL_SEEDS:
+        played.append(play("real deck", seed, real, states / f"real-{seed}"))
+        print(f"{row(played[-1])}   {played[-1].wall_s:5.1f}   {played[-1].cpu_s:5.1f}", flush=True)
+    print(summary("a real deck's faces", played))
 
 if __name__ == "__main__":
     main()
