@@ -49,7 +49,8 @@ def write_faces(folder: Path, deck: str = DECK) -> Path:
     for k, card in enumerate(FULL_DECK):
         face = cv2.imread(str(ASSET_DIR / deck / f"{card}.jpg"))
         scale = (0.7, 1.0, 1.9)[k % 3]
-        face = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        face = cv2.resize(face, None, fx=scale, fy=scale,
+                          interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
         cv2.imwrite(str(folder / face_name(card, k)), face)
     return folder
 

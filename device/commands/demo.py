@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: a temporary folder, removed at the end)")
     parser.add_argument("--new-game", action="store_true",
                         help="archive the journal in --state-dir and start the game afresh")
-    parser.add_argument("--deck", default=None,
+    parser.add_argument("--deck", metavar="NAME", default=None,
                         help="which held-out card deck lies on the table (tigullio-international, dondorf, "
                              "penguins; default dondorf); with --faces: the learned deck (`muggins deck "
                              "learn NAME DIR`) the device reads with")
