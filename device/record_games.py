@@ -120,7 +120,7 @@ def read_games(state_dir: str | Path) -> Journals:
         try:
             records = read_records(path)
         except JournalError as exc:
-            skipped.append({"journal": path.name, "why": f"cannot be read ({exc})"})
+            skipped.append({"journal": path.name, "why": f"cannot be read ({exc.__cause__ or exc})"})
             continue
         read.append({"journal": path.name, "why": why})
         for game in games_of(records, path.name, current=why == "the current journal",
@@ -133,7 +133,7 @@ def read_records(path: Path) -> list[dict]:
     """A journal's records in order, read-only (device.journal.read_entries' events, decoded in one go:
     a record reads hundreds of journals)."""
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(Path(path).absolute().as_uri() + "?mode=ro", uri=True)
         try:
             bodies = [body for (body,) in conn.execute("SELECT body FROM events ORDER BY seq")]
         finally:
