@@ -61,6 +61,15 @@ def pattern_points(key: int) -> int:
     return points
 
 
+def pattern_points_one(key: int) -> int:
+    """pattern_points for a caller that looks up some patterns of a size, not most of them (a deal's
+    hands over their starters): this pattern alone is worked out, not the table for its size."""
+    points = _points.get(key)
+    if points is None:
+        points = _points[key] = _count_points(key)
+    return points
+
+
 def pattern_size(key: int) -> int:
     """How many cards a pattern holds."""
     size = 0

@@ -4,7 +4,7 @@ hand or crib could have been expected to score over every starter.
 Rules only, no history: the caller says which cards were in the series and which the player held.
 - play_options(series, held): the points each held card that fits would peg on this series now;
 - better_play(series, played, held): the held card that would have pegged most, when it beats the card
-  played (None otherwise);
+  played (None otherwise); better_plays(plays, hands) the same for every card of a whole play;
 - starter_expectation(cards, crib=...): the mean show points of these cards over every starter not
   among them (the starter's luck taken out: the cards' own worth).
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, Mapping
 
-from ._score_ranks import RANK_BIT, pattern_points
+from ._score_ranks import RANK_BIT, pattern_points_one
 from .cards import FULL_DECK, JACK, SUIT_LETTERS, Card, parse_cards
 from .play_score import MAX_COUNT, PlayScore, score_play
 
@@ -68,6 +68,35 @@ def better_play(series: Iterable[Card | str], played: Card | str, held: Iterable
     return best
 
 
+def better_plays(plays: Iterable[tuple[str, Card | str, bool]],
+                 hands: Mapping[str, Iterable[Card | str]]) -> list[BetterPlay | None]:
+    """A whole play looked back at: for each card played, in order, given as (player, card, whether it
+    led a fresh count), the card that player still held that would have pegged more at that moment,
+    as better_play finds it (None where none would). hands: the cards each player held when the play
+    began (those they played, and any left unplayed)."""
+    held = {player: list(_cards(cards)) for player, cards in hands.items()}
+    ranks: tuple[int, ...] = ()
+    count = 0
+    found: list[BetterPlay | None] = []
+    for player, card, fresh in plays:
+        card = _card(card)
+        if fresh:
+            ranks, count = (), 0
+        mine = held.setdefault(player, [])
+        if card in mine:
+            mine.remove(card)
+        made = _score_ranks(ranks + (card.rank,))
+        best = None
+        for other in mine:
+            if count + other.value <= MAX_COUNT:
+                score = _score_ranks(ranks + (other.rank,))
+                if score.points > made.points and (best is None or score.points > best.score.points):
+                    best = BetterPlay(other, score, made.points)
+        found.append(best)
+        ranks, count = ranks + (card.rank,), count + card.value
+    return found
+
+
 def starter_expectation(cards: Iterable[Card | str], *, crib: bool = False) -> float:
     """Mean show points of these cards (3 to 5 of them) over every starter not among them, each equally
     likely. A crib's flush needs the starter's suit as well; a hand's counts with four or more of one suit.
@@ -79,7 +108,7 @@ def starter_expectation(cards: Iterable[Card | str], *, crib: bool = False) -> f
     by_suit = Counter(card.suit for card in held)
     total = 0
     for rank in range(1, 14):  # each rank's starters not in hand, all scoring alike on ranks
-        total += (4 - by_rank[rank]) * pattern_points(key + RANK_BIT[rank])
+        total += (4 - by_rank[rank]) * pattern_points_one(key + RANK_BIT[rank])
     for card in held:          # his nobs: a starter of the jack's suit (never the jack itself)
         if card.rank == JACK:
             total += 13 - by_suit[card.suit]

@@ -8,42 +8,36 @@ played are known, and the look-back says so.
 
 from __future__ import annotations
 
-from cribbage.review import better_play
+from cribbage.review import better_plays
 from device.record_games import Deal, Game
 
 
 def play_review(deal: Deal) -> list[dict]:
     """The play, one row per card, go and point, with `better` where a held card would have pegged more."""
-    shown = {s["player"]: set(s["cards"]) for s in deal.shows if not s["crib"]}
-    played = {p: [r["card"] for r in deal.plays if r["type"] == "CardPlayed" and r["player"] == p]
-              for p in deal.players}
-    gone: dict[str, int] = {p: 0 for p in deal.players}
-    series: list[str] = []
+    shown = {s["player"]: s["cards"] for s in deal.shows if not s["crib"]}
+    cards = [r for r in deal.plays if r["type"] == "CardPlayed"]
+    hands = {p: [r["card"] for r in cards if r["player"] == p] for p in deal.players}
+    for player, hand in shown.items():
+        hands.setdefault(player, []).extend(c for c in hand if c not in hands[player])
+    betters = iter(better_plays([(r["player"], r["card"], bool(r.get("new_series"))) for r in cards], hands))
+    gone: dict[str, set] = {p: set() for p in hands}
     rows = []
     for r in deal.plays:
         kind, player = r["type"], r.get("player")
         if kind == "CardPlayed":
-            if r.get("new_series"):
-                series = []
-            mine = played.get(player, [])
-            done = mine[:gone.get(player, 0)]
-            held = mine[gone.get(player, 0):]
-            held += sorted(c for c in shown.get(player, ()) if c not in held and c not in done)
-            better = better_play(series, r["card"], held)
+            better = next(betters)
             rows.append({"type": "card", "player": player, "card": r["card"], "count": r.get("count"),
                          "points": r.get("points") or 0, "reasons": list(r.get("reasons") or []),
-                         "new_series": bool(r.get("new_series")), "held": held,
+                         "new_series": bool(r.get("new_series")),
+                         "held": [c for c in hands.get(player, ()) if c not in gone.get(player, ())],
                          "better": better.to_dict() if better else None})
-            series.append(r["card"])
-            gone[player] = gone.get(player, 0) + 1
+            gone.setdefault(player, set()).add(r["card"])
         elif kind == "GoSaid":
             rows.append({"type": "go said", "player": player, "count": r.get("count"),
                          "inferred": bool(r.get("inferred"))})
         else:
             rows.append({"type": "go" if kind == "GoPegged" else "last card", "player": player,
                          "points": r.get("points") or 0, "count": r.get("count")})
-            if kind == "GoPegged":
-                series = []
     return rows
 
 

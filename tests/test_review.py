@@ -56,3 +56,33 @@ def test_a_flush_counts_differently_in_hand_and_crib():
     hand = parse_cards("2H 6H 8H QH")
     # a hand always has its four; a crib has five only when the starter is one of the 9 hearts left
     assert starter_expectation(hand) - starter_expectation(hand, crib=True) == pytest.approx(4 - 4 * 9 / 48)
+
+
+def test_better_plays_looks_back_at_a_whole_play_as_better_play_does_card_by_card():
+    from cribbage.review import better_plays
+
+    hands = {"N": parse_cards("5H 5S TD 2C"), "S": parse_cards("KC 6D 4S 3H")}
+    plays = [("S", "KC", True), ("N", "2C", False), ("S", "3H", False), ("N", "TD", False), ("S", "6D", False),
+             ("N", "5H", True), ("S", "4S", False), ("N", "5S", False)]
+    found = better_plays(plays, hands)
+    # on the king, a five made fifteen where the two made nothing; nothing else held would have done better
+    assert [(str(b.card), b.score.points, b.played_points) if b else None for b in found] == \
+        [None, ("5H", 2, 0), None, None, None, None, None, None]
+    series, played = [], {"N": [], "S": []}
+    for (player, card, fresh), got in zip(plays, found):
+        series = [] if fresh else series
+        held = [c for c in hands[player] if str(c) not in played[player]]
+        assert got == better_play(series, card, held)
+        series.append(card)
+        played[player].append(card)
+
+
+def test_one_pattern_worked_out_alone_counts_as_the_filled_table_does():
+    from cribbage import _score_ranks as ranks
+
+    rng = random.Random(3)
+    keys = [ranks.pattern_key(c.rank for c in rng.sample(FULL_DECK, rng.choice((4, 5, 6)))) for _ in range(300)]
+    ranks.clear_memo()
+    alone = [ranks.pattern_points_one(k) for k in keys]
+    ranks.clear_memo()
+    assert alone == [ranks.pattern_points(k) for k in keys]
