@@ -42,7 +42,7 @@ export function drawRace(game) {
   return svg;
 }
 
-function gameSection(game, figures) {
+function gameSection(game) {
   const s = el("section", { class: "race", "data-game": game.number });
   const byScore = game.scores.slice().sort((a, b) => b - a);
   const status = game.over ? `${game.winner} won ${byScore.join(" to ")}` +
@@ -55,16 +55,17 @@ function gameSection(game, figures) {
     i.style.setProperty("--c", COLOURS[side % 4]);
     legend.append(el("span", {}, i, `${name} ${game.scores[side]}`));
   });
-  const plots = el("div", { class: "plots" }, el("div", {}, legend, drawRace(game)));
-  s.append(plots);
-  if (figures) {
-    const picker = dealPicker(figures);
-    plots.append(el("div", {}, sourcesLegend(), drawSources(figures, picker.show)));
-    const mine = el("details", { class: "game-record" }, el("summary", { text: "This game's figures" }),
-                    recordTable(figures.record));
-    s.append(mine, picker.box);
-  }
+  s.append(el("div", { class: "plots" }, el("div", {}, legend, drawRace(game))));
   return s;
+}
+
+// The game's figures, when the record comes: its points by source beside the race, its players'
+// record, and a deal to look back at.
+function addFigures(s, figures) {
+  const picker = dealPicker(figures);
+  s.querySelector(".plots").append(el("div", {}, sourcesLegend(), drawSources(figures, picker.show)));
+  s.append(el("details", { class: "game-record" }, el("summary", { text: "This game's figures" }),
+              recordTable(figures.record)), picker.box);
 }
 
 function recordSection(record) {
@@ -84,15 +85,30 @@ async function start() {
   const main = document.getElementById("games");
   const message = document.getElementById("message");
   try {
-    const [data, record] = await Promise.all([getJSON("/api/games"), getJSON("/api/record").catch(() => null)]);
+    const data = await getJSON("/api/games");
     if (!data.games.length) { say(message, "No game in the journal yet."); return; }
-    say(message, `${data.games.length} game${data.games.length === 1 ? "" : "s"} in the journal` +
-      (data.unreadable.length ? `; unreadable: ${data.unreadable.join(", ")}` : "") +
-      (record ? "" : "; the record cannot be read"));
-    if (record && record.players.length) main.append(recordSection(record));
-    const figures = new Map((record ? record.games : []).map((g) => [`${g.number} ${g.journal}`, g]));
+    const count = `${data.games.length} game${data.games.length === 1 ? "" : "s"} in the journal` +
+      (data.unreadable.length ? `; unreadable: ${data.unreadable.join(", ")}` : "");
+    say(message, count + "; reading the record…");
+    const sections = new Map();
     for (const game of data.games.slice().reverse()) {
-      main.append(gameSection(game, figures.get(`${game.number} ${game.journal}`)));
+      const s = gameSection(game);
+      sections.set(`${game.number} ${game.journal}`, s);
+      main.append(s);
+    }
+    // the record takes longer (every deal's cards are looked back at): the races are drawn first
+    let record;
+    try {
+      record = await getJSON("/api/record");
+    } catch (e) {
+      say(message, `${count}; the record cannot be read: ${e.message}`, "bad");
+      return;
+    }
+    say(message, count);
+    if (record.players.length) message.parentElement.after(recordSection(record));
+    for (const figures of record.games) {
+      const s = sections.get(`${figures.number} ${figures.journal}`);
+      if (s) addFigures(s, figures);
     }
   } catch (e) {
     say(message, `The journal cannot be read: ${e.message}`, "bad");
