@@ -216,6 +216,17 @@ def test_bad_input_is_one_line_and_status_2(table, capsys, argv, message):
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
+def test_the_state_directory_comes_from_the_devices_config(table, tmp_path, capsys, monkeypatch):
+    state_dir, _ = table
+    monkeypatch.delenv("MUGGINS_STATE_DIR", raising=False)
+    config = tmp_path / "muggins.toml"
+    config.write_text(f'state_dir = "{state_dir}"\n', encoding="utf-8")
+    assert main(["record", "--config", str(config)]) == 0
+    assert capsys.readouterr().out.startswith("4 games")
+    assert main(["record", "--config", str(tmp_path / "none.toml")]) == 2
+    assert "no such config file" in capsys.readouterr().err
+
+
 def test_an_empty_state_directory_has_no_record(tmp_path, capsys):
     assert main(["record", "--state-dir", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("No game in the journals of")

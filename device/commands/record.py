@@ -1,4 +1,4 @@
-"""`muggins record [--state-dir D] [--json] [--game N [--deal M]]`: each player's record from the journals.
+"""`muggins record [--state-dir D | --config FILE] [--json] [--game N [--deal M]]`: each player's record from the journals.
 
 Over every game in the state directory's journals (the current one, those archived by a new game and
 those set aside when the settings changed; corrupt and foreign ones are named, not counted), and game
@@ -16,12 +16,12 @@ from pathlib import Path
 
 from device.errors import UsageError
 
-DEFAULT_STATE_DIR = Path("/var/lib/muggins")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--state-dir", type=Path, default=None,
-                        help="where the journals are (default: $MUGGINS_STATE_DIR, else /var/lib/muggins)")
+                        help="where the journals are (default: $MUGGINS_STATE_DIR, else the config's state_dir)")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="the device's config file, for its state_dir (default: $MUGGINS_CONFIG; without "
+                             "one, /var/lib/muggins)")
     parser.add_argument("--game", type=int, metavar="N", help="one game's record and its deals (numbered "
                                                               "from the oldest, as the web page numbers them)")
     parser.add_argument("--deal", type=int, metavar="M", help="with --game: look back at this deal")
@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from device.record import deal_of, record_of
 
-    state_dir = args.state_dir or Path(os.environ.get("MUGGINS_STATE_DIR") or DEFAULT_STATE_DIR)
+    state_dir = args.state_dir or (Path(os.environ["MUGGINS_STATE_DIR"]) if os.environ.get("MUGGINS_STATE_DIR")
+                                   else _configured_state_dir(args.config))
     if not state_dir.is_dir():
         raise UsageError(f"there is no state directory {state_dir} (give the one the device uses: --state-dir)")
     if args.deal is not None and args.game is None:
@@ -52,6 +53,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(json.dumps(rec) if args.json else "\n".join(record_lines(rec, state_dir)))
     return 0
+
+
+def _configured_state_dir(path: Path | None) -> Path:
+    """The state directory `muggins run` would use with this config (or the default one)."""
+    from device.config import load_config
+
+    path = path or (Path(os.environ["MUGGINS_CONFIG"]) if os.environ.get("MUGGINS_CONFIG") else None)
+    return load_config(path).state_dir
 
 
 # ---- text ---------------------------------------------------------------------------------------
