@@ -18,6 +18,7 @@ is never queued twice, so mashing a button while the controller is busy leaves o
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 import warnings
@@ -25,7 +26,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from gpiozero import DigitalInputDevice, RotaryEncoder
+from gpiozero import Device, DigitalInputDevice, RotaryEncoder
 from gpiozero.exc import BadPinFactory
 
 from device.errors import HardwareMissingError
@@ -69,7 +70,7 @@ class Panel:
             # The encoder's own state machine rejects bounce; a bounce_time on it would drop real steps.
             self.encoder = self._add(self._first_device(
                 lambda: RotaryEncoder(config.encoder_a, config.encoder_b, max_steps=0,
-                                      pin_factory=pin_factory)))
+                                      pin_factory=pin_factory), chosen_here=pin_factory is not None))
             self.encoder.when_rotated_clockwise = lambda: self._turn(+1)
             self.encoder.when_rotated_counter_clockwise = lambda: self._turn(-1)
             # Buttons are DigitalInputDevices: gpiozero's Button adds a hold thread per button, but
@@ -90,7 +91,7 @@ class Panel:
             raise
 
     @staticmethod
-    def _first_device(make):
+    def _first_device(make, chosen_here: bool = False):
         """Make the first device, turning "no GPIO here" into one clear HardwareMissingError.
 
         gpiozero warns once per pin library it cannot use before giving up; those warnings only
@@ -103,6 +104,12 @@ class Panel:
             except BadPinFactory:
                 reasons = fallback_reasons(str(w.message) for w in caught)
                 raise HardwareMissingError(no_gpio_message(reasons)) from None
+            except Exception as exc:
+                chosen = os.environ.get("GPIOZERO_PIN_FACTORY")
+                if chosen and not chosen_here and Device.pin_factory is None:
+                    # the pin library GPIOZERO_PIN_FACTORY names (the systemd unit's lgpio) did not load
+                    raise HardwareMissingError(no_gpio_message({chosen.lower(): str(exc)}, chosen)) from None
+                raise
         for w in caught:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         return device

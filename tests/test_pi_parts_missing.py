@@ -116,3 +116,36 @@ def test_fallback_warnings_are_read_per_pin_library():
     assert fallback_reasons(messages) == {
         "lgpio": "unable to locate Pi revision in /proc/device-tree or /proc/cpuinfo",
         "rpigpio": "No module named 'RPi'"}
+
+
+@pytest.mark.parametrize("hidden, said", [
+    (("lgpio",), "lgpio is not installed: on Raspberry Pi OS run `sudo apt install python3-lgpio`"),
+    ((), None),  # lgpio installed here or not: either way the advice names what is wrong
+])
+def test_the_units_lgpio_choice_failing_is_said_too(monkeypatch, hidden, said):
+    # the systemd unit sets GPIOZERO_PIN_FACTORY=lgpio: gpiozero then tries lgpio alone and raises its error
+    from gpiozero import Device
+
+    from device.config import PanelConfig
+    from device.errors import HardwareMissingError
+    from device.panel import Panel
+
+    monkeypatch.delitem(sys.modules, "lgpio", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [NotInstalled(*hidden), *sys.meta_path])
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "lgpio")
+    monkeypatch.setattr(Device, "pin_factory", None)
+    with pytest.raises(HardwareMissingError, match="^no GPIO found for the panel: ") as caught:
+        Panel(PanelConfig(encoder_a=17, encoder_b=27, encoder_button=22, muggins=(5, 6), dispute=16))
+    if said:
+        assert said in str(caught.value)
+    Device.pin_factory = None
+
+
+def test_lgpio_unable_to_write_its_pipe_says_where_to_run():
+    message = no_gpio_message({"lgpio": "[Errno 2] No such file or directory: '.lgd-nfy-3'"}, "lgpio")
+    assert "notification pipe in the working directory" in message and "/var/lib/muggins" in message
+
+
+def test_another_chosen_pin_library_is_named():
+    assert no_gpio_message({"rpigpio": "No module named 'RPi'"}, "RPiGPIO") == (
+        "no GPIO found for the panel: GPIOZERO_PIN_FACTORY=RPiGPIO cannot be used (No module named 'RPi')")
