@@ -118,8 +118,9 @@ def test_wins_and_games_add_up_over_every_game(table):
     assert players["East"]["games"] == 2 and players["West"]["games"] == 2
     wins = Counter()
     for game in rec["games"]:
+        won = next(side for side in game["sides"] if game["winner"] in side.split(" & ")).split(" & ")
         for p in game["players"]:
-            wins[p] += game["winner"] == p or p in next(s for s in game["sides"] if game["winner"] in s.split(" & ")).split(" & ")
+            wins[p] += p in won   # a partnership's win is both partners'
     assert {n: p["wins"] for n, p in players.items()} == dict(wins)
     for name, p in players.items():
         per_game = [g_p for g in rec["games"] for g_p in g["record"] if g_p["name"] == name]

@@ -1,4 +1,5 @@
-"""`muggins record [--state-dir D | --config FILE] [--json] [--game N [--deal M]]`: each player's record from the journals.
+"""`muggins record [--state-dir D | --config FILE] [--json] [--game N [--deal M]]`: each player's record
+from the journals.
 
 Over every game in the state directory's journals (the current one, those archived by a new game and
 those set aside when the settings changed; corrupt and foreign ones are named, not counted), and game

@@ -76,7 +76,8 @@ function recordSection(record) {
   s.append(el("div", { class: "message", id: "covers",
     text: `Over ${c.games} game${c.games === 1 ? "" : "s"} (${c.finished} finished, ${c.in_progress} in progress; ` +
           `${variants}); ${c.undone} undone action${c.undone === 1 ? "" : "s"} left out` +
-          (c.not_counted.length ? `; not counted: ${c.not_counted.map((j) => `${j.journal} (${j.why})`).join(", ")}` : "") }));
+          (c.not_counted.length ? "; not counted: " +
+            c.not_counted.map((j) => `${j.journal} (${j.why})`).join(", ") : "") }));
   s.append(el("div", { class: "scroll" }, recordTable(record.players)), meaningsList(record.meanings));
   return s;
 }

@@ -124,7 +124,9 @@ export function dealPicker(game) {
   const box = el("div", { class: "lookback" });
   const select = el("select", { "aria-label": "a deal to look back at" });
   select.append(el("option", { value: "", text: "Look back at a deal…" }));
-  for (const d of game.per_deal) select.append(el("option", { value: d.deal, text: `Deal ${d.deal} · ${d.dealer} deals` }));
+  for (const d of game.per_deal) {
+    select.append(el("option", { value: d.deal, text: `Deal ${d.deal} · ${d.dealer} deals` }));
+  }
   const out = el("div", { class: "deal" });
   const message = el("div", { class: "message" });
   const show = async (deal) => {
