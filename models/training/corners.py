@@ -1,7 +1,7 @@
 """`python -m models.training.corners`: render views, train the index-corner detector, pick its
 threshold, export models/corners.onnx and models/corners.json.
 
-Training runs on a wall-time budget, on random patches of the views (the network is fully
+Training runs on a wall-time budget (or a fixed number of steps, --steps), on random patches of the views (the network is fully
 convolutional, and patches train faster than whole frames), cut from views and targets made once and
 kept on the device it trains on (`--device cuda` trains on a GPU).  The heat map learns with the focal loss
 of CenterNet (Zhou et al., "Objects as Points", 2019); the corner's place in its cell and the card's
@@ -9,7 +9,9 @@ sides with an L1 loss at the cells round each corner.  Validation views are ever
 training decks and all scenes of the validation font decks (fonts no training deck uses): how many
 of their corners are found, and how many peaks are false, is reported per threshold.  The threshold
 itself is fixed and low: the detector should miss few corners, and the classifier refuses what is
-not a card.
+not a card. With --real-views-per-photo, views cut from real photographs whose index corners are
+labelled (models/training/real_views.py) join the rendered ones; every tenth photo is kept for
+validation, reported apart.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--validation-font-decks", type=int, default=10, help="synthetic decks in unseen fonts")
     p.add_argument("--scenes-per-font-deck", type=int, default=35, help="rendered scenes per synthetic deck")
     p.add_argument("--minutes", type=float, default=16.0, help="training time budget")
+    p.add_argument("--steps", type=int, default=None,
+                   help="train this many steps instead of for --minutes (the same training on a busy machine)")
     p.add_argument("--batch", type=int, default=24)
     p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
     p.add_argument("--threads", type=int, default=2, help="torch threads")
@@ -176,7 +180,7 @@ def bf16_is_fast() -> bool:
 
 
 def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, batch: int, seed: int,
-          device: str = "cpu", checkpoint: Path | None = None):
+          device: str = "cpu", checkpoint: Path | None = None, steps: int | None = None):
     import torch
 
     from models.training.augment import jitter_blur_noise, jitter_photometry
@@ -195,9 +199,12 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
     start = time.time()
     step, last_report, shown = 0, start, []
     net.train()
-    while (elapsed := time.time() - start) < budget:
-        # One-cycle by the clock: warm up over the first 5 %, cosine down to nothing by the end.
-        frac = elapsed / budget
+    while True:
+        elapsed = time.time() - start
+        frac = elapsed / budget if steps is None else step / steps
+        if frac >= 1.0:
+            break
+        # One-cycle by the clock (or the steps): warm up over the first 5 %, cosine down to nothing by the end.
         lr = MAX_LR * (frac / 0.05 if frac < 0.05 else 0.5 * (1 + np.cos(np.pi * (frac - 0.05) / 0.95)))
         for group in opt.param_groups:
             group["lr"] = lr
@@ -213,7 +220,8 @@ def train(views, train_ids: np.ndarray, val_ids: np.ndarray, minutes: float, bat
         shown.append(parts)
         if time.time() - last_report > 60:
             f, o, s = torch.stack(shown).mean(dim=0).tolist()  # read back once a minute, not every step
-            log(f"  step {step}, {elapsed / 60:.1f}/{minutes:g} min: heat {f:.3f}, offset {o:.3f}, "
+            done = f"{elapsed / 60:.1f}/{minutes:g} min" if steps is None else f"of {steps}, {elapsed / 60:.1f} min"
+            log(f"  step {step}, {done}: heat {f:.3f}, offset {o:.3f}, "
                 f"sides {s:.3f} (lr {lr:.2g})")
             shown, last_report = [], time.time()
             if checkpoint is not None:
@@ -279,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     real_val_ids = np.flatnonzero(held & (views.decks == -1))
     log(f"{len(views.images)} views, {sum(len(c) for c in views.corners)} corners; "
         f"{len(val_ids)} views for validation ({time.time() - started:.0f} s so far)")
-    net, report = train(views, train_ids, val_ids, args.minutes, args.batch, args.seed, args.device, args.checkpoint)
+    net, report = train(views, train_ids, val_ids, args.minutes, args.batch, args.seed, args.device, args.checkpoint,
+                        args.steps)
     for t, (found, false) in sorted(report.items()):
         log(f"  threshold {t:.2f}: {100 * found:.1f} % of validation corners found, {false:.2f} false peaks a view")
     if len(real_val_ids):
