@@ -37,7 +37,7 @@ from pathlib import Path
 
 from bench.real.build import DEFAULT_OUT, folder_name, load_labels, load_sources
 from bench.real.parts import TITLES, by_part
-from bench.real.score import format_table, score_photo, tally
+from bench.real.score import confusion_line, format_table, score_photo, tally
 
 BANDS = ("10-16", "16-40", "40-80", ">80")
 SMALLER_SIDES = (1024, 640)  # the photos read again with their longer side shrunk to these
@@ -117,6 +117,7 @@ def part_tables(part: str, rows, times, sources: dict[str, dict], sizes: str) ->
         print(line)
     if total:
         print(twice_line(total[part]))
+        print(confusion_line(score for _, score in rows))
     if times:
         print(f"median {statistics.median(times):.1f} ms a photo (p90 {sorted(times)[int(0.9 * (len(times) - 1))]:.1f} ms) "
               f"over {len(times)} photos, all cores, whole recognizer, {sizes}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bench.real.score import format_table, score_photo, tally
+from bench.real.score import confusion_line, confusions, format_table, score_photo, tally
 
 REAL = Path(__file__).resolve().parent.parent / "bench" / "real"
 
@@ -117,3 +117,17 @@ def test_the_bench_says_how_many_wrong_reads_the_device_would_question():
     assert "3 name a card read twice" in line and "1 passes silently" in line
     assert "0 pass silently" in twice_line(Counter(wrong=2, twice=2))
     assert "1 names a card read twice" in twice_line(Counter(wrong=2, twice=1))
+
+
+def test_a_silent_misread_is_paired_with_the_unread_card_of_its_suit_then_of_its_rank():
+    score = score_photo(["QH", "AS", "7C", "9D"], ["8H", "4S", "7D", "9D"])
+    assert sorted(confusions(score)) == [("7C", "7D"), ("AS", "4S"), ("QH", "8H")]
+    assert confusion_line([score]).endswith("AS -> 4S, 7C -> 7D, QH -> 8H")
+
+
+def test_a_card_read_twice_is_no_confusion_and_a_read_on_an_empty_table_is_paired_with_none():
+    twice = score_photo(["8C", "KD"], ["8C", "8C", "KD"])
+    assert confusions(twice) == []
+    empty = score_photo([], ["AH"])
+    assert confusions(empty) == [(None, "AH")]
+    assert "none -> AH" in confusion_line([twice, empty, empty]) and "x2" in confusion_line([empty, empty])

@@ -33,6 +33,8 @@ class Score:
     missed: int
     wrong_reads: tuple[str, ...] = ()
     twice: int = 0  # of the wrong reads, those naming a card reported more than once in the photo
+    missed_cards: tuple[str, ...] = ()
+    twice_cards: tuple[str, ...] = ()
 
     def as_counter(self) -> Counter:
         return Counter(photos=1, cards=self.cards, right=self.right, wrong=self.wrong,
@@ -49,7 +51,36 @@ def score_photo(label: Sequence[str], reported: Iterable[str | None]) -> Score:
     return Score(cards=sum(truth.values()), right=sum(right.values()), wrong=sum(extra.values()),
                  unread=sum(card is None for card in reported), missed=sum((truth - right).values()),
                  wrong_reads=tuple(sorted(extra.elements())),
-                 twice=sum(n for card, n in extra.items() if read[card] > 1))
+                 twice=sum(n for card, n in extra.items() if read[card] > 1),
+                 missed_cards=tuple(sorted((truth - right).elements())),
+                 twice_cards=tuple(sorted(card for card, n in extra.items() if read[card] > 1 for _ in range(n))))
+
+
+def confusions(score: Score) -> list[tuple[str | None, str]]:
+    """(the card the photo holds, the card read) for each silent wrong read: the labels have no
+    outlines, so each is paired with a card of the photo left unread, one of its suit first (a rank
+    misread), then of its rank (a suit misread), then any; None where no card is left to pair with
+    (a card read where the label has none). Wrong reads of a card read twice are left out: the
+    device questions those."""
+    twice = Counter(score.twice_cards)
+    silent = list((Counter(score.wrong_reads) - twice).elements())
+    left = list(score.missed_cards)
+    pairs = []
+    for read in silent:
+        for alike in (lambda c: c[1] == read[1], lambda c: c[0] == read[0], lambda c: True):
+            match = next((c for c in left if alike(c)), None)
+            if match is not None:
+                left.remove(match)
+                break
+        pairs.append((match, read))
+    return pairs
+
+
+def confusion_line(scores: Iterable[Score]) -> str:
+    """The silent wrong reads as 'held -> read' with their counts, most frequent first."""
+    counted = Counter(f"{held or 'none'} -> {read}" for score in scores for held, read in confusions(score))
+    return "silent wrong reads (held -> read, paired with a card of the photo left unread): " + \
+        (", ".join(f"{pair}" + (f" x{n}" if n > 1 else "") for pair, n in counted.most_common()) or "none")
 
 
 def tally(rows: Iterable[tuple[dict, Score]], key) -> dict[str, Counter]:
