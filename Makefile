@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench model clean
+.PHONY: demo test bench model arm64 clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ model: $(STAMP)
 	    echo "  sudo apt-get install $$missing"; exit 2; fi; fi
 	$(BIN)/python -m models.training
 	$(BIN)/python -m models.training.corners
+
+# Install and run Muggins in an emulated arm64 Debian root, as on a Raspberry Pi (hardware/arm64/check.sh):
+# as root; the first run makes the root (half an hour), later runs take about ten minutes. Not in `make test`.
+arm64: $(STAMP)
+	hardware/arm64/check.sh $(ARM64)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
