@@ -263,7 +263,7 @@ fi
 
 # The checkout as a user would have it on the Pi: its files, not its .venv, .git or caches.
 rm -rf "$ROOT/root/muggins" && mkdir -p "$ROOT/root/muggins"
-(cd "$REPO" && git ls-files -z -c -o --exclude-standard \
+(cd "$REPO" && git -c safe.directory="$REPO" ls-files -z -c -o --exclude-standard \
     | tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -C "$ROOT/root/muggins" -xf -
 
 # ---- 3. the installer, as on a Pi --------------------------------------------------------------
