@@ -71,7 +71,13 @@ def the_real_config(tmp_path: Path) -> Path:
     return path
 
 
-def test_run_says_what_each_missing_pi_part_needs(bare_pi, tmp_path, capfd):
+def test_run_says_what_each_missing_pi_part_needs(bare_pi, tmp_path, capfd, monkeypatch):
+    from device.app import Device
+
+    # the device writes to the streams it was given, by default those of when it was imported;
+    # here, those of this test, as a `muggins run` process writes to its own
+    monkeypatch.setitem(Device.__init__.__kwdefaults__, "err", sys.stderr)
+    monkeypatch.setitem(Device.__init__.__kwdefaults__, "out", sys.stdout)
     status = main(["run", "--config", str(the_real_config(tmp_path))])
     err = capfd.readouterr().err
     assert status == 2
