@@ -35,8 +35,8 @@ model: $(STAMP)
 	$(BIN)/python -m models.training.corners
 
 # Install and run Muggins in an emulated arm64 Debian root, as on a Raspberry Pi (hardware/arm64/check.sh):
-# as root. The first run makes the root and installs on it bare (about 40 minutes here); later runs install
-# over that (about 7 minutes). ARM64=--fresh installs bare again. Not part of `make test`.
+# as root. The first run makes the root and installs on it bare (about 35 minutes here); later runs install
+# over that (about 7 minutes). ARM64=--fresh installs bare again (about 19). Not part of `make test`.
 arm64: $(STAMP)
 	hardware/arm64/check.sh $(ARM64)
 
