@@ -50,11 +50,12 @@ class Device:
     """
 
     def __init__(self, config, *, state_dir: Path | None = None, new_game: bool = False,
-                 out: TextIO = sys.stdout, err: TextIO = sys.stderr, parts: Parts | None = None,
+                 out: TextIO | None = None, err: TextIO | None = None, parts: Parts | None = None,
                  on_present: Callable[[int, object], None] | None = None,
                  display: Display | None = None, header: dict | None = None):
         self.config = config
-        self.out, self.err = out, err
+        # The streams of the moment the device starts, not of the moment this module was imported.
+        self.out, self.err = out or sys.stdout, err or sys.stderr
         self.rules = config.game
         self.display = display or Display()
         self.state_dir = Path(state_dir if state_dir is not None else config.state_dir)
@@ -78,7 +79,7 @@ class Device:
         shown = self.display
         presenter = Presenter(self.board, self.parts.voice,
                               lambda player: side(self.rules.players.index(player)),
-                              text=out, json_lines=shown.json_lines, muggins=self.rules.muggins,
+                              text=self.out, json_lines=shown.json_lines, muggins=self.rules.muggins,
                               draw_board=self.board_picture if shown.board_pictures else None,
                               # live: the loop's tick() plays the animations; else each at once
                               settle=(lambda board: None) if shown.live_board else None,

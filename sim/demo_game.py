@@ -127,12 +127,13 @@ def learned_deck(options: DemoOptions):
     return load_deck(decks_folder(load_config(config_path(None)), options.decks_dir), options.deck)
 
 
-def run_demo(options: DemoOptions, out: TextIO = sys.stdout, err: TextIO = sys.stderr,
+def run_demo(options: DemoOptions, out: TextIO | None = None, err: TextIO | None = None,
              recognizer=None, painter_for=None) -> int:
     """Play (or resume) the demo game; the exit status: 0 when the game reached its end.
 
     recognizer: the device's (default: the real one); painter_for: what the camera draws with, given
     the table's painter (tests: a sketch that draws no cards, with a recognizer that knows them)."""
+    out, err = out or sys.stdout, err or sys.stderr  # the streams of this call, not of the import
     if options.speed not in SPEEDS:
         raise DeviceError(f"--speed must be one of {', '.join(SPEEDS)}, not {options.speed!r}")
     deck, learned = table_deck(options), learned_deck(options)

@@ -134,7 +134,7 @@ def _deck_learner(device, camera: CameraView, watched: WatchedRecognizer | None)
     return DeckLearner(read_suit, decks_folder(device.config, state_dir=device.state_dir), camera)
 
 
-def open_page(listen: str, *, json_lines: bool = False, out: TextIO = sys.stdout,
+def open_page(listen: str, *, json_lines: bool = False, out: TextIO | None = None,
               pairing: Pairing | None = None, takes_presses: bool = True, mode: str = "run") -> TablePage:
     """Start the web server at listen ([HOST:]PORT) and say its address and PIN: with json_lines as
     the line {"web": {"url": ..., "pin": ...}}. UsageError when the address is bad or taken."""
@@ -145,6 +145,7 @@ def open_page(listen: str, *, json_lines: bool = False, out: TextIO = sys.stdout
     pairing = pairing or Pairing()
     server = WebServer(host, port, STARTING, pairing=pairing).start()
     url = page_url(host, server.port)
+    out = out or sys.stdout  # the stream of this call, not of the import
     if json_lines:
         out.write(json.dumps({"web": {"url": url, "pin": pairing.pin}}) + "\n")
     else:
@@ -154,7 +155,7 @@ def open_page(listen: str, *, json_lines: bool = False, out: TextIO = sys.stdout
 
 
 def serve(device, listen: str, *, mode: str = "run", json_lines: bool = False,
-          out: TextIO = sys.stdout, pairing: Pairing | None = None, takes_presses: bool = True) -> TablePage:
+          out: TextIO | None = None, pairing: Pairing | None = None, takes_presses: bool = True) -> TablePage:
     """Start the table's web page for this device and say where it is and its PIN (printed and spoken)."""
     page = open_page(listen, json_lines=json_lines, out=out, pairing=pairing, takes_presses=takes_presses,
                      mode=mode)
