@@ -122,14 +122,15 @@ def judge_corners(image: np.ndarray, card: str, quad: np.ndarray, classifier) ->
     return verdicts
 
 
-def match_reads(named: list[str], reads: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]:
-    """The reads that name a named card, each named card taken once, surer reads first."""
+def match_reads(named: list[str], reads: list[tuple]) -> list[tuple]:
+    """The reads (tuples whose first item is the card read) that name a named card, each named card
+    taken once, in the reads' order (surer reads first)."""
     left = Counter(named)
     kept = []
-    for card, quad in reads:
-        if left[card] > 0:
-            left[card] -= 1
-            kept.append((card, quad))
+    for read in reads:
+        if left[read[0]] > 0:
+            left[read[0]] -= 1
+            kept.append(read)
     return kept
 
 
@@ -140,9 +141,7 @@ def label_photo(image: np.ndarray, label: dict, reads: list[tuple[str, np.ndarra
     named = list(label["cards"])
     hand = match_reads(named, by_hand)
     left = list((Counter(named) - Counter(c for c, _ in hand)).elements())
-    how = {id(q): by for _, q, by in reads}
-    outlines = [(c, q, "hand") for c, q in hand] + \
-        [(c, q, how[id(q)]) for c, q in match_reads(left, [(c, q) for c, q, _ in reads])]
+    outlines = [(c, q, "hand") for c, q in hand] + match_reads(left, reads)
     cards = [LabelledCard(c, np.asarray(q, np.float32).reshape(4, 2), by, judge_corners(image, c, q, classifier))
              for c, q, by in outlines]
     return LabelledPhoto(label["source"], label["path"], (image.shape[1], image.shape[0]), named, cards)
