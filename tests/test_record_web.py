@@ -6,18 +6,10 @@ import pytest
 
 pytest.importorskip("aiohttp", reason="the web page needs aiohttp: pip install 'muggins[web]'")
 
-from web_table import WebTable  # noqa: E402
+from web_table import table  # noqa: E402,F401 (table: a fixture)
 
 from device.panel import PanelEvent  # noqa: E402
 from device.record import record_of  # noqa: E402
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = WebTable(tmp_path)
-    t.run_loop()
-    yield t
-    t.close()
 
 
 def test_the_record_and_a_deal_of_the_game_in_progress(table):

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("aiohttp", reason="the web page needs aiohttp: pip install 'muggins[web]'")
 webdriver = pytest.importorskip("selenium.webdriver", reason="the browser tests need selenium: pip install selenium")
 
-from web_table import WebTable  # noqa: E402
+from web_table import WebTable, table  # noqa: E402,F401 (table: a fixture)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -48,14 +48,6 @@ def browser(tmp_path):
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = WebTable(tmp_path)
-    t.run_loop()
-    yield t
-    t.close()
 
 
 def shots(tmp_path) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
+import pytest
 
 from cribbage.cards import Card
 from device.app import Device
@@ -233,3 +234,12 @@ class _Sink:
 
     def flush(self):
         pass
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A WebTable with its loop running, closed after the test (import it into a test module to use it)."""
+    t = WebTable(tmp_path)
+    t.run_loop()
+    yield t
+    t.close()
