@@ -1,5 +1,7 @@
 """`python -m models.training`: render the crop set, train, calibrate, export models/cards.onnx + labels.json;
 then train the whole-card network on the same scenes' lone cards: models/whole_card.onnx + whole_card.json.
+With --real-crops, index crops cut from the labelled real photos join the classifier's training set
+(never its validation set, which calibrates it on rendered decks as before).
 
 Everything is seeded; progress goes to stdout. The held-out decks are never rendered here.
 """
@@ -41,6 +43,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="seed of the rendered scenes, when not --seed: runs sharing it train on one render "
                         "(cached), so several --seed runs judge a recipe rather than one run")
     p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
+    p.add_argument("--real-crops", type=int, default=0, metavar="COPIES",
+                   help="add index crops cut from the labelled real photos (models/training/real_crops.py) to "
+                        "the classifier's training set, each this many times; 0: none")
+    p.add_argument("--real-photos", type=Path, default=ROOT / ".cache" / "real",
+                   help="the real photos (python -m bench.real.build)")
     p.add_argument("--out", type=Path, default=ROOT / "models",
                    help="where cards.onnx, labels.json, whole_card.onnx and whole_card.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
@@ -110,14 +117,29 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     from sim.render.decks import HELD_OUT_DECKS
 
     height, width = data.crops.shape[1:3]
-    fitted = train_pair(data.crops[~val], data.labels[~val], data.crops[val], data.labels[val],
+    train_x, train_y = data.crops[~val], data.labels[~val]
+    real = None
+    if args.real_crops:
+        import numpy as np
+
+        from models.training.real_crops import build_real_crops
+        from vision.classifier import CardClassifier
+        from vision.recognizer import default_finder
+
+        real = build_real_crops(args.real_photos, args.seed, finder=default_finder(),
+                                classifier=CardClassifier(), log=log)
+        train_x = np.concatenate([train_x] + [real.crops] * args.real_crops)
+        train_y = np.concatenate([train_y] + [real.labels] * args.real_crops)
+    fitted = train_pair(train_x, train_y, data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
                         seed=args.seed, head=args.head, device=args.device)
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,
                                            "data_seed": args.data_seed,
-                                           "networks": [f"{w}x{h}" for h, w in args.sizes]})
+                                           "networks": [f"{w}x{h}" for h, w in args.sizes],
+                                           "real_crops": 0 if real is None else len(real),
+                                           "real_crop_copies": args.real_crops})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
 

@@ -1,0 +1,93 @@
+"""The classifier's crops from real photos: shown corners taught as their card (exact and jittered),
+unsure ones not at all, and the finder's outlines off every labelled card mined as "not a
+card" unless the classifier reads a card there."""
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+
+from cribbage.cards import Card
+from models.training.dataset import BACKGROUND_LABEL
+from models.training.real_crops import MINED_PER_PHOTO, build_real_crops, photo_crops
+from models.training.real_labels import LabelledCard, LabelledPhoto
+from vision.crops import index_crop
+
+CARD = np.float32([[100, 80], [200, 80], [200, 220], [100, 220]])
+ELSEWHERE = np.float32([[400, 300], [480, 300], [480, 410], [400, 410]])
+
+
+def table_photo() -> np.ndarray:
+    rng = np.random.default_rng(3)
+    image = rng.integers(40, 90, (480, 640, 3), dtype=np.uint8)
+    cv2.fillConvexPoly(image, CARD.astype(np.int32), (245, 245, 245))
+    cv2.putText(image, "7", (106, 108), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 200), 2)
+    return image
+
+
+def photo(corners=("shown", "unsure")) -> LabelledPhoto:
+    return LabelledPhoto("a/source", "p.jpg", (640, 480), ["7H"], [LabelledCard("7H", CARD, "box", list(corners))])
+
+
+def finder_of(*quads):
+    return lambda image: [SimpleNamespace(quad=q) for q in quads]
+
+
+class ReadsEverything:
+    """A classifier that reads a card in every crop it is shown."""
+
+    def probabilities(self, crops):
+        return np.ones((len(crops), 53))
+
+    def decide(self, row):
+        return Card.parse("KS"), 1.0
+
+
+def test_a_shown_corner_is_taught_as_its_card_twice_and_an_unsure_one_not_at_all():
+    image = table_photo()
+    crops, labels = photo_crops(image, photo(), np.random.default_rng(0))
+    seven = Card.parse("7H").index
+    assert labels.count(seven) == 2
+    assert np.array_equal(crops[labels.index(seven)], index_crop(image, CARD))
+    assert set(labels) == {seven, BACKGROUND_LABEL}   # beside it only "not a card": off the index, turned
+    crops, labels = photo_crops(image, photo(("unsure", "cut")), np.random.default_rng(0))
+    assert labels == []
+
+
+def test_outlines_off_the_labelled_cards_are_mined_and_those_on_them_are_not():
+    image = table_photo()
+    _, plain = photo_crops(image, photo(), np.random.default_rng(0))
+    _, mined = photo_crops(image, photo(), np.random.default_rng(0), finder_of(ELSEWHERE))
+    assert mined.count(BACKGROUND_LABEL) - plain.count(BACKGROUND_LABEL) == 2  # the outline, and turned a quarter
+    _, on_card = photo_crops(image, photo(), np.random.default_rng(0), finder_of(CARD + 3))
+    assert on_card == plain
+
+
+def test_a_mined_outline_the_classifier_reads_as_a_card_is_left_out():
+    image = table_photo()
+    _, plain = photo_crops(image, photo(), np.random.default_rng(0))
+    _, mined = photo_crops(image, photo(), np.random.default_rng(0), finder_of(ELSEWHERE), ReadsEverything())
+    assert mined == plain
+
+
+def test_no_more_than_so_many_outlines_are_mined_from_one_photo():
+    image = table_photo()
+    many = [ELSEWHERE + [dx, 0] for dx in range(-60, 100, 4)][:MINED_PER_PHOTO]
+    _, plain = photo_crops(image, photo(), np.random.default_rng(0))
+    _, mined = photo_crops(image, photo(), np.random.default_rng(0), finder_of(*many))
+    assert mined.count(BACKGROUND_LABEL) - plain.count(BACKGROUND_LABEL) == MINED_PER_PHOTO
+
+
+def test_only_complete_photos_found_on_disk_are_cut(tmp_path):
+    from bench.real.build import folder_name
+
+    folder = tmp_path / folder_name("a/source")
+    folder.mkdir()
+    cv2.imwrite(str(folder / "p.jpg"), table_photo())
+    incomplete = LabelledPhoto("a/source", "p.jpg", (640, 480), ["7H", "2C"], photo().cards)
+    missing = LabelledPhoto("a/source", "gone.jpg", (640, 480), ["7H"], photo().cards)
+    said = []
+    crops = build_real_crops(tmp_path, 0, labels=[photo(), incomplete, missing], log=said.append)
+    assert len(crops) > 0 and set(crops.photos) == {0}
+    assert crops.crops.shape[1:] == (70, 40, 3)
+    assert "1 incomplete left out" in said[0] and "1 not found" in said[0]
