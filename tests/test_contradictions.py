@@ -34,17 +34,6 @@ def test_the_two_reads_contradict():
     assert contradicting_pairs([TRUE, read_at(160, 7)]) == []   # a neighbour's index beside it, not on it
 
 
-def test_two_cards_read_at_one_index_corner_contradict():
-    # TRUE's far index corner read the other way up, by an outline a few degrees askew: one index.
-    turned = np.float32([[np.cos(0.15), -np.sin(0.15)], [np.sin(0.15), np.cos(0.15)]])
-    askew = parallelogram(np.float32([178, 150]), -ACROSS @ turned.T, -DOWN @ turned.T)  # its index just off TRUE
-    assert contradicting_pairs([TRUE, Recognition(Card.from_index(7), 0.999, askew)]) == [(0, 1)]
-    assert contradicting_pairs([TRUE, Recognition(Card.from_index(3), 0.999, askew)]) == []  # its other index
-    # A card beyond that corner, laid the same way up as TRUE, is a neighbour.
-    beyond = parallelogram(np.float32([168, 147]), ACROSS, DOWN)
-    assert contradicting_pairs([TRUE, Recognition(Card.from_index(7), 0.999, beyond)]) == []
-
-
 def test_the_read_that_changes_when_cut_larger_is_dropped():
     assert settle(IMAGE, shapes({(105, 50): 30}), cut_as_is, [TRUE, OFF]) == [TRUE]
     assert settle(IMAGE, shapes({(100, 50): 30}, misread_from=120.0), cut_as_is, [TRUE, OFF]) == [OFF]

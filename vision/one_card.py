@@ -16,10 +16,8 @@ three times. Cards of one deck are all one size, so:
   outline, are one card read at two of its corners (a deck printing an index in every corner is read
   at any of them, and the outline then runs the wrong way over its neighbours).
 Two different cards each read at an index lying on the other's outline contradict each other (a card
-lies over its neighbour wherever they overlap, so only one of those indices can show), as do two
-different cards read at one index corner (one read at the other's far index corner, the other way
-up: an outline whose sides were guessed askew reads a card's second index as another card): both are
-left unread. The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
+lies over its neighbour wherever they overlap, so only one of those indices can show): both are left
+unread. The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
 """
 
 from __future__ import annotations
@@ -32,7 +30,6 @@ from vision.types import Recognition
 
 INSIDE = 0.8          # share of a report's outline inside a larger one that makes it that card's print
 LARGER = 1.3          # ... where the larger outline is at least this many times its area
-ONE_FACE = 0.5        # two outlines sharing this share of the smaller lie over one card's face
 SAME_CARD_SHARE = 0.2  # two reads of one card overlapping by this share of the smaller are one card
 OPPOSITE = -0.8       # cosine between two reads' long axes, read at a card's two diagonal index corners
 SHAPE = (0.5, 0.95)   # short / long side of the outline joining them,
@@ -140,19 +137,11 @@ def holds_two_cards(outline: Recognition, found: list[Recognition]) -> bool:
 
 def contradicting_pairs(found: list[Recognition]) -> list[tuple[int, int]]:
     """The pairs (n, m), n < m, of reads that contradict each other: two cards, each read at an index
-    lying on the other's outline (a card lies over its neighbour wherever they overlap, so only one of
-    two such indices can show), or one read at the other's far index corner, the other way up (one
-    index, two cards). One outline is wrong."""
+    lying on the other's outline. A card lies over its neighbour wherever they overlap, so only one of
+    two such indices can show: one outline is wrong."""
     reads = [(n, rec) for n, rec in enumerate(found) if rec.card is not None]
     return [(n, m) for n, rec in reads for m, other in reads
-            if n < m and other.card != rec.card and ((index_on(rec, other) and index_on(other, rec))
-                                                     or one_index(rec, other) or one_index(other, rec))]
-
-
-def one_index(rec: Recognition, other: Recognition) -> bool:
-    """Whether rec was read at other's far index corner, the other way up, its outline lying over
-    other's face (sharing at least ONE_FACE of the smaller outline): the two reads are of one index."""
-    return other_end(rec, other) and overlap(rec.quad, other.quad) >= ONE_FACE * min(area(rec.quad), area(other.quad))
+            if n < m and other.card != rec.card and index_on(rec, other) and index_on(other, rec)]
 
 
 def contradicting(found: list[Recognition]) -> set[int]:
