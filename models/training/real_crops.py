@@ -24,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from cribbage.cards import Card
 from models.training.dataset import BACKGROUND_LABEL, card_height, index_crop_turned, shifted_quad, shows_an_index
 from models.training.real_labels import LabelledPhoto, index_corners, load_corner_labels
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad
@@ -52,8 +53,6 @@ def photo_crops(image: np.ndarray, photo: LabelledPhoto, rng: np.random.Generato
                 classifier=None) -> tuple[list[np.ndarray], list[int]]:
     """(crops, labels) of one complete labelled photo; finder: the recognizer's (None: no mined
     negatives); classifier: the one that judges which mined crops may hold an unlabelled card's index."""
-    from cribbage.cards import Card
-
     crops: list[np.ndarray] = []
     labels: list[int] = []
     quads = [card.quad for card in photo.cards]
@@ -88,7 +87,8 @@ def photo_crops(image: np.ndarray, photo: LabelledPhoto, rng: np.random.Generato
         if any(quad_iou(orderings[0], q) >= NO_CARD_IOU for q in quads):
             continue
         mined += [index_crop(image, quad) for ordering in orderings
-                  for quad in (ordering, np.roll(ordering, -1, axis=0)) if not overlaps(quad, on_a_card)]
+                  for quad in (ordering, np.roll(ordering, -1, axis=0))
+                  if not shows_an_index(quad, on_a_card, limit=0.0)]  # its crop touches no labelled card
     if mined and classifier is not None:
         # A card no label names (a photo's label may leave one out) shows a true index: one the
         # classifier reads at its threshold is left out rather than taught as "not a card".
@@ -98,12 +98,6 @@ def photo_crops(image: np.ndarray, photo: LabelledPhoto, rng: np.random.Generato
         crops.append(mined[n])
         labels.append(BACKGROUND_LABEL)
     return crops, labels
-
-
-def overlaps(quad: np.ndarray, cards: list[np.ndarray]) -> bool:
-    """Whether the quad's index crop region touches any of these outlines."""
-    crop = region_quad(quad, INDEX_REGION).astype(np.float32)
-    return any(float(cv2.intersectConvexConvex(crop, card)[0]) > 0 for card in cards)
 
 
 def grown(region: np.ndarray, factor: float) -> np.ndarray:
