@@ -4,7 +4,7 @@ way) and whole cards for the whole-card network."""
 import cv2
 import numpy as np
 
-from models.training.dataset import index_crop_turned
+from models.training.dataset import index_crop_turned, turned_about_corner
 from vision.crops import index_crop
 
 
@@ -43,6 +43,22 @@ def test_a_quarter_turn_each_way_turns_the_marks_and_does_not_mirror_them():
     (x0, y0), (x1, y1) = place(turned, 0), place(turned, 160)
     assert x0 > 0.7 and y0 < 0.4
     assert x1 < x0 - 0.2 and abs(y1 - y0) < 0.1
+
+
+def test_an_outline_turned_about_its_corner_keeps_the_corner_and_tilts_the_index():
+    image, quad = card_with_marks()
+    turned = turned_about_corner(quad, np.deg2rad(10))
+    assert np.allclose(turned[0], quad[0])
+    # Same side lengths: turned, not stretched.
+    assert np.allclose(np.linalg.norm(np.diff(turned, axis=0), axis=1), np.linalg.norm(np.diff(quad, axis=0), axis=1),
+                       atol=1e-3)
+    # Turned +10° (y down), the outline's long side runs down and to the left, so the mark straight
+    # below the corner in the image lies to the right of the corner in the crop: the index tilted.
+    x_square = place(index_crop(image, quad), 160)[0]
+    crop = index_crop(image, turned)
+    x_corner, x_below = place(crop, 0)[0], place(crop, 160)[0]
+    assert x_below > x_corner + 0.03
+    assert abs(x_below - x_square) > 0.03
 
 
 def gray(image: np.ndarray) -> np.ndarray:

@@ -38,9 +38,10 @@ BACKGROUND_LABEL = 52
 CLASSES = 53
 KIND_WEIGHTS = {"separate": 0.40, "row": 0.30, "backs": 0.10, "empty": 0.05, "distractors": 0.15}
 MATCH_IOU = 0.5
-DATA_VERSION = 8  # bump when the way crops are cut or labelled changes
+DATA_VERSION = 9  # bump when the way crops are cut or labelled changes
 WHOLE_COPIES = 2       # each lone card is cut whole this many times ...
 WHOLE_JITTER = 0.012   # ... its corners moved at random by this share of its length (a finder's slack)
+SKEW_DEGREES = (4.0, 12.0)  # an index cut through an outline turned this far about its corner
 
 
 @dataclass
@@ -84,6 +85,14 @@ def shifted_quad(quad: np.ndarray, du: float, dv: float) -> np.ndarray:
     q = np.asarray(quad, np.float32)
     across, down = q[1] - q[0], q[3] - q[0]
     return q + du * across + dv * down
+
+
+def turned_about_corner(quad: np.ndarray, radians: float) -> np.ndarray:
+    """The quad turned by `radians` about its first corner (the index corner)."""
+    q = np.asarray(quad, np.float32)
+    c, s = np.cos(radians), np.sin(radians)
+    turn = np.float32([[c, -s], [s, c]])
+    return (q - q[0]) @ turn.T + q[0]
 
 
 def bottom_index_is_turned(deck: str) -> bool:
@@ -157,6 +166,10 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
         add(t.quad + jitter, t.card.index)
         if separate and turned_ok:
             add(np.roll(t.quad, -2, axis=0) + jitter, t.card.index)
+        # The outline turned a few degrees about the index corner: what the finder guesses for a
+        # card it finds by one index corner alone, its sides misjudged. The index shows tilted.
+        skew = np.deg2rad(rng.uniform(*SKEW_DEGREES)) * (1 if rng.random() < 0.5 else -1)
+        add(turned_about_corner(t.quad, skew), t.card.index)
         angle = rng.uniform(0, 2 * np.pi)
         far = rng.uniform(0.9, 1.4)
         add(shifted_quad(t.quad, far * INDEX_REGION[2] * np.cos(angle), far * INDEX_REGION[3] * np.sin(angle)),
