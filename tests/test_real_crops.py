@@ -1,6 +1,6 @@
 """The classifier's crops from real photos: shown corners taught as their card (exact and jittered),
 unsure ones not at all, and the finder's outlines off every labelled card mined as "not a
-card" unless the classifier reads a card there."""
+card" unless the classifier reads a card there, the ones it finds most card-like first."""
 
 from types import SimpleNamespace
 
@@ -9,7 +9,7 @@ import numpy as np
 
 from cribbage.cards import Card
 from models.training.dataset import BACKGROUND_LABEL
-from models.training.real_crops import MINED_PER_PHOTO, build_real_crops, photo_crops
+from models.training.real_crops import HARDEST_PER_PHOTO, MINED_PER_PHOTO, build_real_crops, hardest_first, photo_crops
 from models.training.real_labels import LabelledCard, LabelledPhoto
 from vision.crops import index_crop
 
@@ -36,8 +36,14 @@ def finder_of(*quads):
 class ReadsEverything:
     """A classifier that reads a card in every crop it is shown."""
 
+    background_index = BACKGROUND_LABEL
+    cards = [Card.parse("KS")] * 52 + [None]
+
     def probabilities(self, crops):
         return np.ones((len(crops), 53))
+
+    def card_probability(self, row):
+        return 1.0
 
     def decide(self, row):
         return Card.parse("KS"), 1.0
@@ -76,6 +82,44 @@ def test_no_more_than_so_many_outlines_are_mined_from_one_photo():
     _, plain = photo_crops(image, photo(), np.random.default_rng(0))
     _, mined = photo_crops(image, photo(), np.random.default_rng(0), finder_of(*many))
     assert mined.count(BACKGROUND_LABEL) - plain.count(BACKGROUND_LABEL) == MINED_PER_PHOTO
+
+
+class LikenessByBrightness:
+    """A classifier whose card-likeness is a crop's grey level / 100, that reads only level 99; its
+    best guess is the 2C for odd levels, the KS for even ones."""
+
+    background_index = BACKGROUND_LABEL
+    cards = [Card.parse(name) for name in ("2C", "KS")] + [None] * 51
+
+    def probabilities(self, crops):
+        rows = np.zeros((len(crops), 53))
+        levels = np.array([float(crop.mean()) for crop in crops])
+        rows[:, BACKGROUND_LABEL] = 1.0 - levels / 100
+        rows[np.arange(len(crops)), (levels.astype(int) % 2 == 0).astype(int)] = levels / 100
+        return rows
+
+    def card_probability(self, row):
+        return 1.0 - row[BACKGROUND_LABEL]
+
+    def decide(self, row):
+        return (Card.parse("KS"), 1.0) if self.card_probability(row) > 0.985 else (None, 0.0)
+
+
+def test_the_mined_crops_the_classifier_finds_most_card_like_come_first_the_rest_at_random():
+    levels = [int(v) for v in np.random.default_rng(1).permutation(100)]
+    mined = [np.full((70, 40, 3), v, np.uint8) for v in levels]
+    order = [int(crop[0, 0, 0]) for crop in hardest_first(mined, LikenessByBrightness(), np.random.default_rng(0))]
+    assert 99 not in order and len(order) == 99                       # the one it reads is left out
+    assert order[:HARDEST_PER_PHOTO] == list(range(98, 98 - HARDEST_PER_PHOTO, -1))
+    rest = order[HARDEST_PER_PHOTO:]
+    assert sorted(rest) == list(range(98 - HARDEST_PER_PHOTO + 1))
+    assert rest != sorted(rest) and rest != sorted(rest, reverse=True)  # at random, not by likeness
+    # One the classifier takes for one of the photo's own cards, more likely than not, is left out.
+    own = hardest_first(mined, LikenessByBrightness(), np.random.default_rng(0), {Card.parse("2C")})
+    levels = sorted(int(c[0, 0, 0]) for c in own)
+    assert levels == [v for v in range(99) if v <= 50 or v % 2 == 0]
+    # Without a classifier: all, at random.
+    assert sorted(int(c[0, 0, 0]) for c in hardest_first(mined, None, np.random.default_rng(0))) == list(range(100))
 
 
 def test_only_complete_photos_found_on_disk_are_cut(tmp_path):

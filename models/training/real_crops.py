@@ -12,7 +12,9 @@ From each photo:
 - the same corner knocked off the index, and turned a quarter, as "not a card";
 - outlines the finder reports there off every labelled card, at each ordering it offers, as "not a
   card": the real table's hard negatives (wood grain, cloth, printed matter, shadows), less any the
-  committed classifier reads as a card (a card the labels left out).
+  committed classifier reads as a card (a card the labels left out) or takes for one of the photo's
+  own cards (its index beyond a labelled outline that falls short); half of those kept a photo are
+  the ones it finds most card-like, since those are the ones it needs taught.
 Corners the labels could not confirm (covered, unreadable) are taught neither way.
 """
 
@@ -33,6 +35,7 @@ from vision.recognizer import quad_iou
 NO_CARD_IOU = 0.1   # a finder outline overlapping every labelled card less than this is no card
 NEAR_CARD = 1.1     # no mined crop touches a labelled outline grown this much about its centre
 MINED_PER_PHOTO = 40  # at most this many mined crops a photo, so that a busy table does not outweigh the rest
+HARDEST_PER_PHOTO = 20  # of those, this many the classifier finds most card-like; the rest at random
 JITTER = 0.012      # corners moved at random by this share of the card's long side, as dataset.py does
 
 
@@ -89,15 +92,36 @@ def photo_crops(image: np.ndarray, photo: LabelledPhoto, rng: np.random.Generato
         mined += [index_crop(image, quad) for ordering in orderings
                   for quad in (ordering, np.roll(ordering, -1, axis=0))
                   if not shows_an_index(quad, on_a_card, limit=0.0)]  # its crop touches no labelled card
-    if mined and classifier is not None:
-        # A card no label names (a photo's label may leave one out) shows a true index: one the
-        # classifier reads at its threshold is left out rather than taught as "not a card".
-        mined = [crop for crop, row in zip(mined, classifier.probabilities(mined))
-                 if classifier.decide(row)[0] is None]
-    for n in rng.permutation(len(mined))[:MINED_PER_PHOTO]:
-        crops.append(mined[n])
+    own = {Card.parse(name) for name in photo.named}
+    for crop in hardest_first(mined, classifier, rng, own)[:MINED_PER_PHOTO]:
+        crops.append(crop)
         labels.append(BACKGROUND_LABEL)
     return crops, labels
+
+
+def hardest_first(mined: list[np.ndarray], classifier, rng: np.random.Generator,
+                  own: set = frozenset()) -> list[np.ndarray]:
+    """The mined crops worth teaching as "not a card", the HARDEST_PER_PHOTO the classifier finds most
+    card-like first (the print, court art and logos it nearly reads), then the rest in random order.
+
+    Left out rather than taught as "not a card", since either may be a true index:
+      - a crop the classifier reads at its threshold (a card no label names);
+      - a crop more likely a card than not whose best guess is one of the photo's own cards (`own`):
+        that card's index where its labelled outline falls short of it (a card the frame cuts).
+    Without a classifier, all in random order."""
+    if not mined or classifier is None:
+        return [mined[n] for n in rng.permutation(len(mined))]
+    rows = classifier.probabilities(mined)
+    likeness = {}
+    for n, row in enumerate(rows):
+        card_like = classifier.card_probability(row)
+        guess = classifier.cards[int(np.argmax(np.where(np.arange(len(row)) == classifier.background_index, -1.0, row)))]
+        if classifier.decide(row)[0] is None and not (card_like > 0.5 and guess in own):
+            likeness[n] = card_like
+    hardest = sorted(likeness, key=lambda n: -likeness[n])[:HARDEST_PER_PHOTO]
+    taken = set(hardest)
+    rest = [n for n in likeness if n not in taken]
+    return [mined[n] for n in hardest] + [mined[rest[k]] for k in rng.permutation(len(rest))]
 
 
 def grown(region: np.ndarray, factor: float) -> np.ndarray:
