@@ -43,9 +43,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="seed of the rendered scenes, when not --seed: runs sharing it train on one render "
                         "(cached), so several --seed runs judge a recipe rather than one run")
     p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
-    p.add_argument("--real-crops", type=int, default=0, metavar="COPIES",
+    p.add_argument("--real-crops", type=float, default=0.0, metavar="SHARE",
                    help="add index crops cut from the labelled real photos (models/training/real_crops.py) to "
-                        "the classifier's training set, each this many times; 0: none")
+                        "the classifier's training set, drawn as this share of every batch (half cards, half "
+                        "not a card); 0: none")
     p.add_argument("--real-photos", type=Path, default=ROOT / ".cache" / "real",
                    help="the real photos (python -m bench.real.build)")
     p.add_argument("--out", type=Path, default=ROOT / "models",
@@ -128,18 +129,20 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
 
         real = build_real_crops(args.real_photos, args.seed, finder=default_finder(),
                                 classifier=CardClassifier(), log=log)
-        train_x = np.concatenate([train_x] + [real.crops] * args.real_crops)
-        train_y = np.concatenate([train_y] + [real.labels] * args.real_crops)
+        real_mask = np.r_[np.zeros(len(train_y), bool), np.ones(len(real), bool)]
+        train_x = np.concatenate([train_x, real.crops])
+        train_y = np.concatenate([train_y, real.labels])
     fitted = train_pair(train_x, train_y, data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
-                        seed=args.seed, head=args.head, device=args.device)
+                        seed=args.seed, head=args.head, device=args.device,
+                        real=None if real is None else real_mask, real_share=args.real_crops)
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,
                                            "data_seed": args.data_seed,
                                            "networks": [f"{w}x{h}" for h, w in args.sizes],
                                            "real_crops": 0 if real is None else len(real),
-                                           "real_crop_copies": args.real_crops})
+                                           "real_crop_share": args.real_crops})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
 

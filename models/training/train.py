@@ -38,11 +38,30 @@ def log(message: str) -> None:
     print(time.strftime("%H:%M:%S ") + message, flush=True)
 
 
-def balanced_weights(labels: np.ndarray, classes: int) -> torch.Tensor:
-    """Per-sample weights so every card and "not a card" are drawn about equally often."""
-    counts = np.bincount(labels, minlength=classes).astype(np.float64)
+def balanced_weights(labels: np.ndarray, classes: int, background: int | None = None,
+                     real: np.ndarray | None = None, real_share: float = 0.0) -> torch.Tensor:
+    """Per-sample weights so every card and "not a card" are drawn about equally often.
+
+    With `real` (a mask of the crops cut from real photographs) and real_share > 0, those crops are
+    drawn as real_share of every batch instead, half their cards and half their "not a card", each
+    crop within its half alike: balanced by class, "not a card" (one class among 53, its crops half
+    the set) would draw each real negative a fraction of once in a whole training run, too seldom to
+    learn the print and court art the classifier nearly reads. The rendered crops share the rest."""
+    if real is None or real_share <= 0 or not real.any():
+        rendered = np.ones(len(labels), bool)
+        real_share = 0.0
+    else:
+        rendered = ~real
+    counts = np.bincount(labels[rendered], minlength=classes).astype(np.float64)
     per_class = 1.0 / np.maximum(counts, 1.0)
-    return torch.as_tensor(per_class[labels], dtype=torch.double)
+    weights = np.where(rendered, per_class[labels], 0.0)
+    weights *= (1.0 - real_share) / weights.sum()
+    if real_share > 0:
+        groups = [real & (labels != background), real & (labels == background)]
+        present = [g for g in groups if g.any()]
+        for group in present:
+            weights[group] = real_share / len(present) / group.sum()
+    return torch.as_tensor(weights, dtype=torch.double)
 
 
 def channels_last(x: torch.Tensor) -> torch.Tensor:
@@ -65,9 +84,12 @@ def predict_logits(net: torch.nn.Module, crops: np.ndarray, batch: int = 256) ->
 
 def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
           classes: int, background: int, minutes: float, batch: int = 192, seed: int = 0,
-          head: str = "pool", size: tuple[int, int] | None = None, device: str = "cpu") -> Fitted:
+          head: str = "pool", size: tuple[int, int] | None = None, device: str = "cpu",
+          real: np.ndarray | None = None, real_share: float = 0.0) -> Fitted:
     """Train for about `minutes` of wall time (whole epochs), then calibrate on the validation set.
 
+    real, real_share: the training crops cut from real photographs, and the share of each batch
+    drawn from them (balanced_weights).
     size: (height, width) the network reads, when smaller than the crops (it shrinks them itself).
     device: where it trains ("cuda" on a GPU: the crops are kept there); it is calibrated on the CPU.
     """
@@ -82,7 +104,7 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
     params = sum(p.numel() for p in net.parameters())
     log(f"network: {params} parameters, input {size[0]}x{size[1]} (crops {height}x{width}); "
         f"{len(train_x)} training crops, {len(val_x)} validation crops; on {on}")
-    weights = balanced_weights(train_y, classes)
+    weights = balanced_weights(train_y, classes, background, real, real_share)
     # The schedule follows wall time, not a step count: on a shared machine the speed of a step
     # changes from minute to minute, and the budget is what `make model` promises.
     optimiser = torch.optim.AdamW(net.parameters(), lr=MAX_LR, weight_decay=1e-4)
@@ -124,18 +146,20 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
 
 def train_pair(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
                sizes: list[tuple[int, int]], classes: int, background: int, minutes: float, seed: int = 0,
-               head: str = "pool", device: str = "cpu") -> Fitted:
+               head: str = "pool", device: str = "cpu", real: np.ndarray | None = None,
+               real_share: float = 0.0) -> Fitted:
     """One network per input size (height, width), each trained for its share of `minutes` and
     calibrated, joined as one model (net.Pair) that is calibrated again and given its threshold on
     the same validation crops."""
     if len(sizes) == 1:
         return train(train_x, train_y, val_x, val_y, classes=classes, background=background, minutes=minutes,
-                     seed=seed, head=head, size=sizes[0], device=device)
+                     seed=seed, head=head, size=sizes[0], device=device, real=real, real_share=real_share)
     fitted = []
     for i, size in enumerate(sizes):
         log(f"network {i + 1} of {len(sizes)}, reading {size[0]}x{size[1]}")
         fitted.append(train(train_x, train_y, val_x, val_y, classes=classes, background=background,
-                            minutes=minutes / len(sizes), seed=seed + i, head=head, size=size, device=device))
+                            minutes=minutes / len(sizes), seed=seed + i, head=head, size=size, device=device,
+                            real=real, real_share=real_share))
     return calibrated(Pair([f.net for f in fitted], [f.temperature for f in fitted]), val_x, val_y, background,
                       f"{len(sizes)} networks together: ")
 
