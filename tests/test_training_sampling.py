@@ -42,3 +42,14 @@ def test_no_share_or_no_real_crops_is_the_plain_balance():
     plain = balanced_weights(labels, 53).numpy()
     assert np.allclose(balanced_weights(labels, 53, BACKGROUND, np.zeros(100, bool), 0.2).numpy(), plain)
     assert np.allclose(balanced_weights(labels, 53, BACKGROUND, np.ones(100, bool) & False, 0.0).numpy(), plain)
+
+
+def test_the_real_share_is_checked_on_the_command_line():
+    import argparse
+
+    from models.training.__main__ import parse_share
+
+    assert parse_share("0.15") == 0.15 and parse_share("0") == 0.0
+    for bad in ("3", "1", "-0.1", "half"):
+        with pytest.raises(argparse.ArgumentTypeError, match="share of every batch"):
+            parse_share(bad)

@@ -43,7 +43,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="seed of the rendered scenes, when not --seed: runs sharing it train on one render "
                         "(cached), so several --seed runs judge a recipe rather than one run")
     p.add_argument("--head", choices=("pool", "flatten"), default="pool", help="how the network's head reads its features")
-    p.add_argument("--real-crops", type=float, default=0.0, metavar="SHARE",
+    p.add_argument("--real-crops", type=parse_share, default=0.0, metavar="SHARE",
                    help="add index crops cut from the labelled real photos (models/training/real_crops.py) to "
                         "the classifier's training set, drawn as this share of every batch (half cards, half "
                         "not a card); 0: none")
@@ -75,6 +75,17 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
     if not sizes or any(len(s) != 2 or min(s) <= 0 for s in sizes):
         raise argparse.ArgumentTypeError(f"sizes are WIDTHxHEIGHT[,WIDTHxHEIGHT...], not {text!r}")
     return [(h, w) for w, h in sizes]
+
+
+def parse_share(text: str) -> float:
+    """A share of every batch: 0 (none) up to, not including, 1 (nothing rendered left)."""
+    try:
+        share = float(text)
+    except ValueError:
+        share = -1.0
+    if not 0.0 <= share < 1.0:
+        raise argparse.ArgumentTypeError(f"a share of every batch is a number from 0 up to 1, such as 0.15, not {text!r}")
+    return share
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -115,7 +115,9 @@ def hardest_first(mined: list[np.ndarray], classifier, rng: np.random.Generator,
     likeness = {}
     for n, row in enumerate(rows):
         card_like = classifier.card_probability(row)
-        guess = classifier.cards[int(np.argmax(np.where(np.arange(len(row)) == classifier.background_index, -1.0, row)))]
+        cards_only = np.array(row, np.float64, copy=True)
+        cards_only[classifier.background_index] = -1.0
+        guess = classifier.cards[int(np.argmax(cards_only))]
         if classifier.decide(row)[0] is None and not (card_like > 0.5 and guess in own):
             likeness[n] = card_like
     hardest = sorted(likeness, key=lambda n: -likeness[n])[:HARDEST_PER_PHOTO]
