@@ -130,7 +130,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
 
     height, width = data.crops.shape[1:3]
     train_x, train_y = data.crops[~val], data.labels[~val]
-    real = None
+    real = real_mask = None
     if args.real_crops:
         import numpy as np
 
@@ -146,7 +146,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     fitted = train_pair(train_x, train_y, data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
                         seed=args.seed, head=args.head, device=args.device,
-                        real=None if real is None else real_mask, real_share=args.real_crops)
+                        real=real_mask, real_share=args.real_crops)
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,

@@ -112,12 +112,12 @@ def hardest_first(mined: list[np.ndarray], classifier, rng: np.random.Generator,
     if not mined or classifier is None:
         return [mined[n] for n in rng.permutation(len(mined))]
     rows = classifier.probabilities(mined)
+    cards_only = np.array(rows, np.float64, copy=True)
+    cards_only[:, classifier.background_index] = -1.0
+    guesses = [classifier.cards[i] for i in np.argmax(cards_only, axis=1)]
     likeness = {}
-    for n, row in enumerate(rows):
+    for n, (row, guess) in enumerate(zip(rows, guesses)):
         card_like = classifier.card_probability(row)
-        cards_only = np.array(row, np.float64, copy=True)
-        cards_only[classifier.background_index] = -1.0
-        guess = classifier.cards[int(np.argmax(cards_only))]
         if classifier.decide(row)[0] is None and not (card_like > 0.5 and guess in own):
             likeness[n] = card_like
     hardest = sorted(likeness, key=lambda n: -likeness[n])[:HARDEST_PER_PHOTO]
