@@ -8,15 +8,24 @@ import sys
 
 def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: int, per_font_deck: int,
                     log) -> dict[str, int] | None:
-    """Scenes per deck: every installed training deck, then the synthetic font decks (validation ones
-    last). None, with the packages to install said on stderr, when no training deck is installed."""
+    """Scenes per deck: every installed training deck and every design of sim.render.designs (fetched
+    from npm here, where not yet in the cache), then the synthetic font decks (validation ones last).
+    None, with what to install or what could not be fetched said on stderr, when a deck is missing."""
     from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
+    from sim.render.designs import DesignError, design_decks, fetch
     from sim.render.fontdecks import font_deck_names, suit_fonts
 
     decks = list(training_decks())
     if not decks:
         print(f"no training decks are installed: run `{INSTALL_HINT}`", file=sys.stderr)
         return None
+    for design in design_decks():
+        try:
+            fetch(design)  # here, before the rendering processes would each fetch it
+        except DesignError as exc:
+            print(exc, file=sys.stderr)
+            return None
+        decks.append(design)
     assert not set(decks) & set(HELD_OUT_DECKS)
     log(f"training decks: {', '.join(decks)}; held out: {', '.join(HELD_OUT_DECKS)}")
     scenes = {deck: per_card_deck for deck in decks}

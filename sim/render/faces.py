@@ -1,9 +1,10 @@
 """Card face images, upright, at one fixed pixel height per deck, with an alpha mask for rounded corners.
 
-Faces come from the SVG decks when installed (rendered once with rsvg-convert, cached under .cache/),
-else from the pre-rendered held-out decks committed under sim/assets/faces/, so that tests,
-benchmarks and the demo run on a machine with only Python.  Held-out decks always load from the assets
-when those are present, so their figures are the same on every machine.
+Faces come from the SVG decks when installed and from the designs fetched from npm
+(sim.render.designs), rendered once with rsvg-convert and cached under .cache/; else from the
+pre-rendered held-out decks committed under sim/assets/faces/, so that tests, benchmarks and the demo
+run on a machine with only Python.  Held-out decks always load from the assets when those are
+present, so their figures are the same on every machine.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK, Card
 from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, element_id, installed_decks, svg_file, training_decks
+from sim.render.designs import BACK_DECK, face_file, is_design_deck
 from sim.render.fontdecks import draw_face, is_font_deck
 from vision.errors import VisionError
 
@@ -59,6 +61,8 @@ def load_face(deck: str, card: Card | None) -> np.ndarray:
     """
     if is_font_deck(deck):
         face = draw_face(deck, card, training_decks())
+    elif is_design_deck(deck):
+        face = _load_design(deck, card)
     elif deck in asset_decks() and (deck in HELD_OUT_DECKS or svg_file(deck) is None):
         face = _load_asset(deck, card)
     elif svg_file(deck) is not None:
@@ -101,6 +105,25 @@ def _load_rendered(deck: str, card: Card | None) -> np.ndarray:
     return face
 
 
+def _load_design(deck: str, card: Card | None) -> np.ndarray:
+    """A design's face: each card its own SVG, rendered whole; face down, a training deck's back."""
+    width = _design_width(deck)
+    if card is None:
+        return cv2.resize(load_face(BACK_DECK, None), (width, FACE_HEIGHT), interpolation=cv2.INTER_AREA)
+    path = CACHE_DIR / deck / f"{card_name(card)}.png"
+    face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
+    if face is None:
+        face = render_element(face_file(deck, card), None, FACE_HEIGHT, width)
+        _write_atomically(path, face)
+    return face
+
+
+@functools.lru_cache(maxsize=64)
+def _design_width(deck: str) -> int:
+    """Every face of a design gets the width of its ace of spades at FACE_HEIGHT, as a deck's do."""
+    return render_element(face_file(deck, Card(1, "S")), None, FACE_HEIGHT).shape[1]
+
+
 def _write_atomically(path: Path, image: np.ndarray) -> None:
     """Write image to path by way of a temporary file of this process's own: `make model` renders
     in several processes at once, and two of them may render the same face (each then writes the
@@ -124,8 +147,8 @@ def _deck_width(deck: str) -> int:
     return ace.shape[1]
 
 
-def render_element(svg: Path, element: str, height: int, width: int | None = None) -> np.ndarray:
-    """Render one SVG element to BGRA, trimmed to its visible pixels and resized to height (and width).
+def render_element(svg: Path, element: str | None, height: int, width: int | None = None) -> np.ndarray:
+    """Render one SVG element (None: the whole document) to BGRA, trimmed to its visible pixels and resized to height (and width).
 
     rsvg-convert's export canvas is often larger than the element, so the element is trimmed by its
     alpha, and rendered a second time at the zoom that makes it at least `height` pixels high.
@@ -138,18 +161,20 @@ def render_element(svg: Path, element: str, height: int, width: int | None = Non
     return cv2.resize(sharp, (width, height), interpolation=cv2.INTER_AREA)
 
 
-def _rsvg(svg: Path, element: str, zoom: float) -> np.ndarray:
+def _rsvg(svg: Path, element: str | None, zoom: float) -> np.ndarray:
     tool = shutil.which("rsvg-convert")
     if tool is None:
         raise VisionError("rendering card art needs rsvg-convert: run `sudo apt install librsvg2-bin`")
-    done = subprocess.run([tool, "-u", "-z", f"{zoom:.4f}", "-i", element, str(svg)],
+    chosen = [] if element is None else ["-i", element]
+    done = subprocess.run([tool, "-u", "-z", f"{zoom:.4f}", *chosen, str(svg)],
                           capture_output=True, check=False)
+    what = str(svg) if element is None else f"{element!r} of {svg}"
     if done.returncode != 0 or not done.stdout:
-        raise VisionError(f"rsvg-convert could not render {element!r} of {svg}: "
+        raise VisionError(f"rsvg-convert could not render {what}: "
                           f"{done.stderr.decode(errors='replace').strip()}")
     image = cv2.imdecode(np.frombuffer(done.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
     if image is None or image.ndim != 3 or image.shape[2] != 4:
-        raise VisionError(f"rsvg-convert gave no RGBA image for {element!r} of {svg}")
+        raise VisionError(f"rsvg-convert gave no RGBA image for {what}")
     return image
 
 
