@@ -23,7 +23,7 @@ figures are only reported, nothing is chosen by them.
 
 Run: make bench BENCH=seeing   (or .venv/bin/python -m bench seeing; MUGGINS_BENCH_SEEDS=2 for fewer
 seeds, MUGGINS_BENCH_REAL_SEEDS for the real deck's: as many as the held-out decks' by default, 0 for
-none; MUGGINS_BENCH_DECKS=dondorf,penguins for some of the held-out decks only)
+none; MUGGINS_BENCH_DECKS=greywyvern,penguins for some of the held-out decks only)
 """
 
 from __future__ import annotations

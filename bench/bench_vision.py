@@ -81,7 +81,7 @@ def score_reads(scene, recognitions) -> tuple[list[tuple], list]:
     A recognition reading card X is right where X's face is on top there; a card reported over
     another card, a back, a prop or the table is wrong. (Matching whole-card outlines by overlap, as
     this benchmark did before, pairs a row card's read with its neighbour's outline, and a deck that
-    prints an index in all four corners (dondorf) is read right at corners the ground truth calls blank.)
+    prints an index in all four corners is read right at corners the ground truth calls blank.)
     Returns ([(truth card, verdict)] for each face-up card whose index shows, with verdict one of
     "right", "wrong", "unreadable", "missed"; [(recognition, card under it or None)] reported where no
     such card is, or reporting again a card already reported: one card read twice is a wrong report).

@@ -82,7 +82,7 @@ def test_a_card_length_that_is_no_length_is_a_config_error_naming_the_key(tmp_pa
 def test_cards_close_up_are_read_once_at_the_calibrated_size():
     rng = np.random.default_rng(21)
     for _ in range(3):
-        scene = make_scene(rng, "separate", "tigullio-international", card_share=(0.6, 0.75))
+        scene = make_scene(rng, "separate", "xskat-french-large", card_share=(0.6, 0.75))
         faces = [t for t in scene.cards if t.card is not None and t.index_visible]
         found = Recognizer(card_length=float(np.median([truth_length(t) for t in faces]))).recognize(scene.image)
         assert sorted(str(r.card) for r in found) == sorted(str(t.card) for t in faces)

@@ -9,7 +9,7 @@ from sim.render.faces import load_face
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad, warp_card
 
 
-def upright(deck="tigullio-international", card=Card(10, "H")):
+def upright(deck="xskat-french-large", card=Card(10, "H")):
     face = load_face(deck, card)
     h, w = face.shape[:2]
     edges = np.float32([[0, 0], [w, 0], [w, h], [0, h]]) - 0.5  # pixel centres at integers

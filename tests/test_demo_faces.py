@@ -29,7 +29,7 @@ from sketch_table import KnowsTheCards
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL = ROOT / "models" / "cards.onnx"
-DECK = "dondorf"
+DECK = "greywyvern"
 C = Card.parse
 
 

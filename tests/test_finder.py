@@ -16,8 +16,8 @@ from vision.finder.snapping import MIN_STRAIGHT, _median, snap
 from cribbage.cards import Card
 
 SIZE = (1280, 720)
-# Share of separate cards to find per table.  A light grey table under grey-faced cards (the
-# tigullio deck) leaves edges of a few grey levels: the finder misses some there (see MODEL_CARD).
+# Share of separate cards to find per table.  A light grey table under pale faces leaves edges of a
+# few grey levels: the finder misses some there (see MODEL_CARD).
 SEPARATE_RECALL = {"light_table": 0.8}
 
 
@@ -67,12 +67,12 @@ def test_separate_cards_are_found_with_accurate_corners(texture):
     assert np.mean(errors) < 3.5
 
 
-def test_grey_faced_cards_on_a_light_table_are_mostly_outlined_in_place():
-    # The hardest case: tigullio's grey faces on a light table, where an edge loop often runs round
-    # the far side of a card's shadow.  An outline off its card is counted against the finder.
+def test_pale_cards_on_a_light_table_are_mostly_outlined_in_place():
+    # The hardest case: white faces on a light table, where an edge loop often runs round the far
+    # side of a card's shadow.  An outline off its card is counted against the finder.
     cards = found = misplaced = 0
     for i in range(16):
-        scene = make_scene(np.random.default_rng(600 + i), "separate", "tigullio-international", SIZE,
+        scene = make_scene(np.random.default_rng(600 + i), "separate", "greywyvern", SIZE,
                            texture="light_table")
         candidates = find_cards(scene.image)
         matched = set()
@@ -86,7 +86,7 @@ def test_grey_faced_cards_on_a_light_table_are_mostly_outlined_in_place():
                 matched.add(int(np.argmin(errors)))
         misplaced += len(candidates) - len(matched)
     assert cards >= 60
-    assert found / cards >= 0.7, f"{found}/{cards} grey-faced cards outlined on light tables"
+    assert found / cards >= 0.7, f"{found}/{cards} pale cards outlined on light tables"
     assert misplaced <= 8, f"{misplaced} outlines off their cards"
 
 

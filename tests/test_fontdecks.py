@@ -93,7 +93,7 @@ def test_the_corners_are_rounded():
 def test_names():
     assert fontdecks.font_deck_names(3) == ("fonts-0", "fonts-1", "fonts-2")
     assert fontdecks.is_font_deck("fonts-12")
-    assert not fontdecks.is_font_deck("fonts-x") and not fontdecks.is_font_deck("dondorf")
+    assert not fontdecks.is_font_deck("fonts-x") and not fontdecks.is_font_deck("greywyvern")
 
 
 def test_without_a_deck_to_borrow_pictures_from_the_message_says_so():

@@ -168,7 +168,7 @@ def test_a_card_the_recognizer_refused_though_its_index_was_read_surely(rule):
 
 
 def test_a_card_its_whole_face_refused_is_not_read_again(rule):
-    """A tigullio queen of diamonds whose index read surely as the 6D, refused by its face: the deck's
+    """A queen of diamonds whose index read surely as the 6D, refused by its face: the deck's
     6D matching that index very strongly does not make it a six."""
     deck, classifier = rule
     assert reread(deck, classifier, Recognition(None, 0.99, quad_for(14)))[0].card == C("3S")
@@ -506,6 +506,8 @@ def test_a_card_filling_the_photo_its_edges_cut_is_learned(learning):
     assert int(np.argmax(face)) == class_of(C("9S"))
 
 
+@pytest.mark.xfail(strict=True, reason="the classifier trained without the reserved designs reads a QS in "
+                   "an xskat-french-large scene on cloth that is not there (models/HISTORY.md, section 14)")
 def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
     """Scenes of the learned deck and of another deck, read with and without it: a read card stays that
     card or becomes unread, never another; the learned cards are read; nothing read is wrong."""
@@ -515,7 +517,7 @@ def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
     assert deck.has_faces
     reader = DeckReader(deck, recognizer.classifier, recognizer.cropper, recognizer.whole_card)
     rng = np.random.default_rng(8)
-    for deck_name, texture in (("penguins", "wood"), ("tigullio-international", "cloth")):
+    for deck_name, texture in (("penguins", "wood"), ("xskat-french-large", "cloth")):
         scene = make_scene(rng, "separate", deck_name, texture=texture)
         present = {t.card for t in scene.cards if t.card is not None}
         generic = recognizer.recognize(scene.image)

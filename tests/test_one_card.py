@@ -71,7 +71,7 @@ def test_the_order_given_is_kept():
 
 
 def test_a_card_read_again_at_an_index_that_runs_its_outline_over_a_neighbour_is_one_card():
-    # A deck printing an index in all four corners (dondorf), in a row: read again at a corner the
+    # A deck printing an index in all four corners, in a row: read again at a corner the
     # finder took for a covered card's, the outline runs off over the card beside it, sharing a fifth
     # of the true one; the index it was read at lies on the true card. (Outlines from a bench scene.)
     true = rec("2C", np.float32([[355, 41], [450, 82], [395, 219], [300, 178]]))

@@ -77,7 +77,7 @@ def test_each_lone_card_of_a_separate_scene_is_cut_whole_twice_and_a_row_gives_n
     from vision.whole_card import HEIGHT, WIDTH, class_of
 
     rng = np.random.default_rng(5)
-    scene = make_scene(rng, "separate", "dondorf")
+    scene = make_scene(rng, "separate", "greywyvern")
     lone = [t for t in scene.cards if t.card is not None and all(t.corners_visible)]
     crops, labels = whole_card_crops(scene, rng)
     assert lone and len(crops) == WHOLE_COPIES * len(lone)
@@ -85,8 +85,8 @@ def test_each_lone_card_of_a_separate_scene_is_cut_whole_twice_and_a_row_gives_n
     assert all(crop.shape == (HEIGHT, WIDTH, 3) for crop in crops)
     # Cut at the card, upright, not beside it: each crop looks like its own card's face, and like it no
     # more once moved by half a card (seen: 0.56-0.88 at the card, at most 0.18 moved).
-    faces = [gray(cv2.resize(load_face("dondorf", t.card)[:, :, :3], (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA))
+    faces = [gray(cv2.resize(load_face("greywyvern", t.card)[:, :, :3], (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA))
              for t in lone for _ in range(WHOLE_COPIES)]
     assert all(likeness(crop, face) > 0.4 for crop, face in zip(crops, faces))
     assert all(likeness(np.roll(crop, HEIGHT // 2, axis=0), face) < 0.4 for crop, face in zip(crops, faces))
-    assert whole_card_crops(make_scene(rng, "row", "dondorf"), rng) == ([], [])
+    assert whole_card_crops(make_scene(rng, "row", "greywyvern"), rng) == ([], [])

@@ -8,21 +8,21 @@ import pytest
 from models.training.dataset import KIND_WEIGHTS, plan_jobs
 
 # Asset decks stand in for training decks here (no apt package needed); plan_jobs only looks at faces.
-DECKS = ["dondorf", "penguins"]
+DECKS = ["greywyvern", "penguins"]
 
 
 def test_a_count_per_deck_is_honoured_and_kinds_follow_their_weights():
-    jobs = plan_jobs(DECKS, {"dondorf": 100, "penguins": 20}, seed=3)
+    jobs = plan_jobs(DECKS, {"greywyvern": 100, "penguins": 20}, seed=3)
     per_deck = Counter(deck for deck, _, _, _ in jobs)
-    assert per_deck == {"dondorf": 100, "penguins": 20}
-    kinds = Counter(kind for deck, kind, _, _ in jobs if deck == "dondorf")
+    assert per_deck == {"greywyvern": 100, "penguins": 20}
+    kinds = Counter(kind for deck, kind, _, _ in jobs if deck == "greywyvern")
     assert kinds == {kind: round(100 * share) for kind, share in KIND_WEIGHTS.items()}
     assert len({seed for _, _, seed, _ in jobs}) == len(jobs)
 
 
 def test_one_count_for_every_deck_and_the_plan_is_repeatable():
     jobs = plan_jobs(DECKS, 20, seed=1)
-    assert Counter(deck for deck, _, _, _ in jobs) == {"dondorf": 20, "penguins": 20}
+    assert Counter(deck for deck, _, _, _ in jobs) == {"greywyvern": 20, "penguins": 20}
     assert jobs == plan_jobs(DECKS, 20, seed=1)
     assert jobs != plan_jobs(DECKS, 20, seed=2)
 

@@ -27,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--new-game", action="store_true",
                         help="archive the journal in --state-dir and start the game afresh")
     parser.add_argument("--deck", metavar="NAME", default=None,
-                        help="which held-out card deck lies on the table (tigullio-international, dondorf, "
-                             "penguins; default dondorf); with --faces: the learned deck (`muggins deck "
-                             "learn NAME DIR`) the device reads with")
+                        help="which held-out card deck lies on the table (penguins, greywyvern, "
+                             "xskat-french-large; default greywyvern); with --faces: the learned deck "
+                             "(`muggins deck learn NAME DIR`) the device reads with")
     parser.add_argument("--faces", metavar="DIR", type=Path, default=None,
                         help="lay this folder's card faces instead: 52 images named by card as `muggins deck "
                              "learn` names them (5C.png, qs.jpg, 10h.jpg), upright, e.g. cut from photos of "

@@ -177,7 +177,7 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
         if separate:
             add(np.roll(t.quad, -1, axis=0), BACKGROUND_LABEL)
         # The index turned a quarter: what an outline read the wrong way round shows at a corner
-        # that prints an index too (dondorf, penguins). Never a read, though it holds an index.
+        # that prints an index too (penguins). Never a read, though it holds an index.
         crops.append(index_crop_turned(image, t.quad, 1 if rng.random() < 0.5 else -1))
         labels.append(BACKGROUND_LABEL)
     # 3. Backs, props, bare table by ground truth, in case the finder missed them.

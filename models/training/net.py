@@ -6,7 +6,7 @@ features are shared by all classes anyway, so rank and suit still learn from eve
 The head pools the last feature map over all positions (mean and max) instead of flattening it:
 decks put the suit below the rank, beside it, big or small, and a pooled head reads the glyphs
 wherever they sit (a flattened head, tried first, learnt the training decks' layout and was unsure
-on the held-out tigullio deck, whose suit sits beside the rank).
+on a held-out deck whose suit sits beside the rank).
 Each crop is normalised by its own mean and contrast inside the network, so lighting and white
 balance matter less and the exported model takes plain 0..1 pixels.
 """

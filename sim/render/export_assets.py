@@ -1,29 +1,42 @@
-"""Write the held-out decks' faces under sim/assets/faces/, so a machine without the SVG package works.
+"""Write the held-out decks' faces under sim/assets/faces/, so a machine without their packages works.
 
-Run where kdegames-card-data-kf5 is installed:  python -m sim.render.export_assets
+    python -m sim.render.export_assets [--cardsets DIR]
+
+`penguins` is rendered from kdegames-card-data-kf5's SVG. `greywyvern` and `xskat-french-large` are
+PySol cardsets, one image a card (`01s.png` .. `13h.gif`), from Debian's pysolfc-cardsets (3.0+dfsg-1,
+trixie): DIR is its /usr/share/games/pysolfc, or the same folder of an unpacked package
+(`apt-get download pysolfc-cardsets && dpkg-deb -x pysolfc-cardsets_*.deb x`). Those cardsets ship
+no back: theirs is the penguins deck's.
+
 Each deck gets <CARD>.jpg (and BACK.jpg) plus one mask.png, the median alpha of all its faces
 (every face of a deck has the same rounded outline), which keeps the whole set to a few MB.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
 
-from cribbage.cards import FULL_DECK
-from sim.render.decks import HELD_OUT_DECKS, svg_file
-from sim.render.faces import ASSET_DIR, MASK_NAME, _load_rendered, card_name
+from cribbage.cards import FULL_DECK, Card
+from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, svg_file
+from sim.render.faces import ASSET_DIR, FACE_HEIGHT, MASK_NAME, _load_rendered, card_name
 
 JPEG_QUALITY = 90
+# deck: its PySol cardset's folder and file suffix
+CARDSETS = {"greywyvern": ("cardset-greywyvern", ".png"), "xskat-french-large": ("cardset-xskat-french-large", ".gif")}
+CARDSETS_BACK = "penguins"
+CARDSETS_HINT = ("give --cardsets: the /usr/share/games/pysolfc folder of Debian's pysolfc-cardsets "
+                 "(`apt-get download pysolfc-cardsets`, then `dpkg-deb -x` it)")
 
 
-def export_deck(deck: str) -> int:
-    """Write one deck's assets; return the bytes written."""
+def write_deck(deck: str, faces: dict[Card | None, np.ndarray]) -> int:
+    """Write one deck's assets from its BGRA faces (the back under None); return the bytes written."""
     folder = ASSET_DIR / deck
     folder.mkdir(parents=True, exist_ok=True)
-    faces = {card: _load_rendered(deck, card) for card in (*FULL_DECK, None)}
     mask = np.median(np.stack([f[:, :, 3] for f in faces.values()]), axis=0).astype(np.uint8)
     total = 0
     cv2.imwrite(str(folder / MASK_NAME), mask, [cv2.IMWRITE_PNG_COMPRESSION, 9])
@@ -38,14 +51,52 @@ def export_deck(deck: str) -> int:
     return total
 
 
-def main() -> int:
-    missing = [d for d in HELD_OUT_DECKS if svg_file(d) is None]
+def svg_faces(deck: str) -> dict[Card | None, np.ndarray]:
+    return {card: _load_rendered(deck, card) for card in (*FULL_DECK, None)}
+
+
+def cardset_faces(folder: Path, suffix: str, back: np.ndarray) -> dict[Card | None, np.ndarray]:
+    """A PySol cardset's 52 faces (`01s.png`: the ace of spades), FACE_HEIGHT high, the back given."""
+    from PIL import Image
+
+    faces: dict[Card | None, np.ndarray] = {}
+    for card in FULL_DECK:
+        path = folder / f"{card.rank:02d}{card.suit.lower()}{suffix}"
+        try:
+            with Image.open(path) as image:  # Pillow: OpenCV reads no GIF
+                rgba = np.asarray(image.convert("RGBA"))
+        except OSError as exc:
+            raise SystemExit(f"{path}: no face ({exc}); is {folder} a PySol cardset?") from None
+        faces[card] = np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]])
+    height, width = faces[Card(1, "S")].shape[:2]
+    size = (round(FACE_HEIGHT * width / height), FACE_HEIGHT)
+    grow = cv2.INTER_CUBIC if height < FACE_HEIGHT else cv2.INTER_AREA
+    faces = {card: cv2.resize(face, size, interpolation=grow) for card, face in faces.items()}
+    faces[None] = cv2.resize(back, size, interpolation=cv2.INTER_AREA)
+    return faces
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sim.render.export_assets", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cardsets", type=Path, help="pysolfc-cardsets' /usr/share/games/pysolfc folder")
+    args = parser.parse_args(argv)
+    rendered = [d for d in HELD_OUT_DECKS if d not in CARDSETS]
+    missing = [d for d in rendered if svg_file(d) is None]
     if missing:
-        print(f"not installed: {', '.join(missing)}; run `sudo apt install kdegames-card-data-kf5`",
-              file=sys.stderr)
+        print(f"not installed: {', '.join(missing)}; run `{INSTALL_HINT}`", file=sys.stderr)
         return 1
+    if args.cardsets is None or not all((args.cardsets / CARDSETS[d][0]).is_dir() for d in HELD_OUT_DECKS if d in CARDSETS):
+        print(CARDSETS_HINT, file=sys.stderr)
+        return 1
+    for deck in rendered:
+        print(f"{deck}: {write_deck(deck, svg_faces(deck)) / 1e6:.2f} MB", flush=True)
+    back = _load_rendered(CARDSETS_BACK, None)
     for deck in HELD_OUT_DECKS:
-        print(f"{deck}: {export_deck(deck) / 1e6:.2f} MB", flush=True)
+        if deck in CARDSETS:
+            folder, suffix = CARDSETS[deck]
+            faces = cardset_faces(args.cardsets / folder, suffix, back)
+            print(f"{deck}: {write_deck(deck, faces) / 1e6:.2f} MB", flush=True)
     return 0
 
 

@@ -171,7 +171,7 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         stock = (g, g, g)
     margin = (u(0.03, 0.1), u(0.02, 0.07))
     suit_ratio = u(0.45, 1.0)
-    # Small indices (as on tigullio-style decks) are the hardest to read: give them extra weight.
+    # Small indices are the hardest to read: give them extra weight.
     rank_height = u(0.055, 0.08) if rng.random() < 0.3 else u(0.06, 0.16)
     # The whole index (rank, gap, suit) stays inside the top 0.34 of the card, as on printed decks.
     rank_height = min(rank_height, (0.34 - margin[1]) / (1 + 1.15 * suit_ratio))
