@@ -56,7 +56,7 @@ def test_a_whole_deck_gives_52_faces_and_nothing_else():
     data = tarball(whole_deck())
     faces = designs.extract_faces(data, design_for(data))
     assert set(faces) == set(FULL_DECK)
-    assert faces[Card(10, "D")] == (".svg", b"TD")
+    assert faces[Card(10, "D")] == b"TD"
 
 
 def test_a_card_missing_or_given_twice_is_named():

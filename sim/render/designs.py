@@ -2,7 +2,7 @@
 allow training on them (each recorded in models/MODEL_CARD.md).
 
 `make model` fetches each pinned package tarball from the npm registry, checks it against the
-registry's sha512, and keeps the 52 face files under .cache/designs/<deck>/ named by card (`QH.svg`),
+registry's sha512, and keeps the 52 SVG faces under .cache/designs/<deck>/ named by card (`QH.svg`),
 so the tarball's other files (code, other artwork) never enter the render. They are rendered for
 training only, like the training decks of sim.render.decks; none is ever held out or benchmarked.
 A design has no back of its own here: face down, its cards show a training deck's back.
@@ -28,7 +28,6 @@ PREFIX = "design-"
 CACHE_DIR = Path(os.environ.get("MUGGINS_CACHE", Path(__file__).resolve().parents[2] / ".cache")) / "designs"
 REGISTRY = "https://registry.npmjs.org"
 BACK_DECK = "standard"  # the training deck whose back the designs' face-down cards show
-SUFFIXES = (".svg", ".png")
 
 
 class DesignError(VisionError):
@@ -37,8 +36,8 @@ class DesignError(VisionError):
 
 @dataclass(frozen=True)
 class Design:
-    """One npm package's deck: `card_of` maps a file's path inside the tarball to the card it shows
-    (None for every other file)."""
+    """One npm package's deck: `card_of` maps the path of an SVG inside the tarball to the card it
+    shows whole (None for every other file)."""
 
     package: str
     version: str
@@ -91,13 +90,11 @@ def is_design_deck(deck: str) -> bool:
 
 
 def face_file(deck: str, card: Card) -> Path:
-    """The fetched face of `card` in a design deck (fetching the design first where it is not here)."""
-    folder = fetch(deck)
-    for suffix in SUFFIXES:
-        path = folder / f"{card}{suffix}"
-        if path.is_file():
-            return path
-    raise DesignError(f"{folder} lacks the face of {card}: delete the folder to fetch {deck} again")
+    """The fetched SVG face of `card` in a design deck (fetching the design first where it is not here)."""
+    path = fetch(deck) / f"{card}.svg"
+    if not path.is_file():
+        raise DesignError(f"{path.parent} lacks the face of {card}: delete the folder to fetch {deck} again")
+    return path
 
 
 def fetch(deck: str, cache: Path | None = None) -> Path:
@@ -115,8 +112,8 @@ def fetch(deck: str, cache: Path | None = None) -> Path:
     check(data, design)
     faces = extract_faces(data, design)
     folder.mkdir(parents=True, exist_ok=True)
-    for card, (suffix, content) in faces.items():
-        (folder / f"{card}{suffix}").write_bytes(content)
+    for card, content in faces.items():
+        (folder / f"{card}.svg").write_bytes(content)
     (folder / "COMPLETE").write_text(f"{design.package}@{design.version}\n")
     return folder
 
@@ -130,10 +127,9 @@ def check(data: bytes, design: Design) -> None:
                           f"pinned in sim/render/designs.py; nothing of it is used")
 
 
-def extract_faces(data: bytes, design: Design) -> dict[Card, tuple[str, bytes]]:
-    """{card: (suffix, file content)} for the 52 faces in a tarball; DesignError unless exactly one
-    file per card."""
-    faces: dict[Card, list[tuple[str, bytes]]] = {}
+def extract_faces(data: bytes, design: Design) -> dict[Card, bytes]:
+    """{card: its SVG} for the 52 faces in a tarball; DesignError unless exactly one file per card."""
+    faces: dict[Card, list[bytes]] = {}
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         for member in tar.getmembers():
             if not member.isfile():
@@ -141,11 +137,10 @@ def extract_faces(data: bytes, design: Design) -> dict[Card, tuple[str, bytes]]:
             card = design.card_of(member.name)
             if card is None:
                 continue
-            content = tar.extractfile(member).read()
-            faces.setdefault(card, []).append((Path(member.name).suffix.lower(), content))
+            faces.setdefault(card, []).append(tar.extractfile(member).read())
     missing = [str(c) for c in FULL_DECK if c not in faces]
     doubled = [str(c) for c, files in faces.items() if len(files) > 1]
     if missing or doubled:
-        raise DesignError(f"{design.package}@{design.version} is not one whole deck: "
-                          f"missing {' '.join(missing) or 'none'}, more than one file for {' '.join(doubled) or 'none'}")
+        raise DesignError(f"{design.package}@{design.version} is not one whole deck: missing "
+                          f"{' '.join(missing) or 'none'}, more than one file for {' '.join(doubled) or 'none'}")
     return {card: files[0] for card, files in faces.items()}

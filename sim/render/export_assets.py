@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"not installed: {', '.join(missing)}; run `{INSTALL_HINT}`", file=sys.stderr)
         return 1
-    if args.cardsets is None or not all((args.cardsets / CARDSETS[d][0]).is_dir() for d in HELD_OUT_DECKS if d in CARDSETS):
+    if args.cardsets is None or not all((args.cardsets / folder).is_dir() for folder, _ in CARDSETS.values()):
         print(CARDSETS_HINT, file=sys.stderr)
         return 1
     for deck in rendered:

@@ -99,29 +99,25 @@ def _load_rendered(deck: str, card: Card | None) -> np.ndarray:
     path = CACHE_DIR / deck / f"{card_name(card)}.png"
     face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
     if face is None:
-        width = _deck_width(deck)
-        face = render_element(svg_file(deck), element_id(card), FACE_HEIGHT, width)
+        face = render_element(*_drawn_from(deck, card), FACE_HEIGHT, _deck_width(deck))
         _write_atomically(path, face)
     return face
 
 
 def _load_design(deck: str, card: Card | None) -> np.ndarray:
-    """A design's face: each card its own SVG, rendered whole; face down, a training deck's back."""
-    width = _design_width(deck)
+    """A design's face, rendered as a deck's is; face down, a training deck's back."""
     if card is None:
-        return cv2.resize(load_face(BACK_DECK, None), (width, FACE_HEIGHT), interpolation=cv2.INTER_AREA)
-    path = CACHE_DIR / deck / f"{card_name(card)}.png"
-    face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
-    if face is None:
-        face = render_element(face_file(deck, card), None, FACE_HEIGHT, width)
-        _write_atomically(path, face)
-    return face
+        back = load_face(BACK_DECK, None)
+        return cv2.resize(back, (_deck_width(deck), FACE_HEIGHT), interpolation=cv2.INTER_AREA)
+    return _load_rendered(deck, card)
 
 
-@functools.lru_cache(maxsize=64)
-def _design_width(deck: str) -> int:
-    """Every face of a design gets the width of its ace of spades at FACE_HEIGHT, as a deck's do."""
-    return render_element(face_file(deck, Card(1, "S")), None, FACE_HEIGHT).shape[1]
+def _drawn_from(deck: str, card: Card | None) -> tuple[Path, str | None]:
+    """The SVG file and element a face is rendered from: a kdegames deck's element by id, a design's
+    own file of that card whole."""
+    if is_design_deck(deck):
+        return face_file(deck, card), None
+    return svg_file(deck), element_id(card)
 
 
 def _write_atomically(path: Path, image: np.ndarray) -> None:
@@ -143,12 +139,13 @@ def _write_atomically(path: Path, image: np.ndarray) -> None:
 @functools.lru_cache(maxsize=64)
 def _deck_width(deck: str) -> int:
     """Every face of a deck gets the width of its ace of spades at FACE_HEIGHT, so all share one mask."""
-    ace = render_element(svg_file(deck), element_id(Card(1, "S")), FACE_HEIGHT)
+    ace = render_element(*_drawn_from(deck, Card(1, "S")), FACE_HEIGHT)
     return ace.shape[1]
 
 
 def render_element(svg: Path, element: str | None, height: int, width: int | None = None) -> np.ndarray:
-    """Render one SVG element (None: the whole document) to BGRA, trimmed to its visible pixels and resized to height (and width).
+    """Render one SVG element (None: the whole document) to BGRA, trimmed to its visible pixels and
+    resized to height (and width).
 
     rsvg-convert's export canvas is often larger than the element, so the element is trimmed by its
     alpha, and rendered a second time at the zoom that makes it at least `height` pixels high.
