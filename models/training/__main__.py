@@ -14,12 +14,19 @@ import sys
 import time
 from pathlib import Path
 
+from models.training.decks import DEFAULT_DESIGNS, parse_designs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.training", description=__doc__)
     p.add_argument("--scenes-per-deck", type=int, default=500, help="rendered scenes per training deck")
+    p.add_argument("--designs", type=parse_designs, default=DEFAULT_DESIGNS,
+                   help="the designs of sim.render.designs trained on, comma-separated, or all "
+                        f"(default: {','.join(DEFAULT_DESIGNS)})")
+    p.add_argument("--scenes-per-design", type=int, default=None,
+                   help="rendered scenes per design deck (default: as a training deck)")
     p.add_argument("--font-decks", type=int, default=60,
                    help="synthetic decks with indices set in system fonts (sim/render/fontdecks.py)")
     p.add_argument("--validation-font-decks", type=int, default=10,
@@ -102,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     started = time.time()
     scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
-                             args.scenes_per_font_deck, log)
+                             args.scenes_per_font_deck, log, args.designs, args.scenes_per_design)
     if scenes is None:
         return 2
     decks = list(scenes)

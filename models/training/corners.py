@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from models.training.decks import DEFAULT_DESIGNS, parse_designs
+
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +37,11 @@ MAX_LR = 3e-3
 def parse_args(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m models.training.corners", description=__doc__)
     p.add_argument("--scenes-per-deck", type=int, default=250, help="rendered scenes per training deck")
+    p.add_argument("--designs", type=parse_designs, default=DEFAULT_DESIGNS,
+                   help="the designs of sim.render.designs trained on, comma-separated, or all "
+                        f"(default: {','.join(DEFAULT_DESIGNS)})")
+    p.add_argument("--scenes-per-design", type=int, default=None,
+                   help="rendered scenes per design deck (default: as a training deck)")
     p.add_argument("--font-decks", type=int, default=60, help="synthetic font decks for training")
     p.add_argument("--validation-font-decks", type=int, default=10, help="synthetic decks in unseen fonts")
     p.add_argument("--scenes-per-font-deck", type=int, default=35, help="rendered scenes per synthetic deck")
@@ -270,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     log("corner detector:")
     scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
-                             args.scenes_per_font_deck, log)
+                             args.scenes_per_font_deck, log, args.designs, args.scenes_per_design)
     if scenes is None:
         return 2
     views = cached_build(args.cache, scenes, args.seed, args.workers, log)

@@ -3,32 +3,50 @@ models' training."""
 
 from __future__ import annotations
 
+import argparse
 import sys
+
+# The designs of sim.render.designs the committed models were trained on; the others (the PySol
+# bitmap decks) are rendered only when asked for (--designs), see models/HISTORY.md section 15.
+DEFAULT_DESIGNS = ("aguilar",)
+
+
+def parse_designs(text: str) -> tuple[str, ...]:
+    """--designs: names of sim.render.designs, comma-separated, or `all`."""
+    from sim.render.designs import DESIGNS
+
+    names = tuple(DESIGNS) if text.strip() == "all" else tuple(n.strip() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in DESIGNS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"no such design: {', '.join(unknown)} (there are: {', '.join(DESIGNS)})")
+    return names
 
 
 def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: int, per_font_deck: int,
-                    log) -> dict[str, int] | None:
-    """Scenes per deck: every installed training deck and every design of sim.render.designs (fetched
-    from npm here, where not yet in the cache), then the synthetic font decks (validation ones last).
+                    log, designs: tuple[str, ...] = DEFAULT_DESIGNS,
+                    per_design: int | None = None) -> dict[str, int] | None:
+    """Scenes per deck: every installed training deck, then the designs named of sim.render.designs
+    (fetched here, where not yet in the cache; per_design scenes each, else per_card_deck), then the
+    synthetic font decks (validation ones last).
     None, with what to install or what could not be fetched said on stderr, when a deck is missing."""
     from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
-    from sim.render.designs import DesignError, design_decks, fetch
+    from sim.render.designs import PREFIX, DesignError, fetch
     from sim.render.fontdecks import font_deck_names, suit_fonts
 
     decks = list(training_decks())
     if not decks:
         print(f"no training decks are installed: run `{INSTALL_HINT}`", file=sys.stderr)
         return None
-    for design in design_decks():
+    scenes = {deck: per_card_deck for deck in decks}
+    for design in (PREFIX + name for name in designs):
         try:
             fetch(design)  # here, before the rendering processes would each fetch it
         except DesignError as exc:
             print(exc, file=sys.stderr)
             return None
-        decks.append(design)
-    assert not set(decks) & set(HELD_OUT_DECKS)
-    log(f"training decks: {', '.join(decks)}; held out: {', '.join(HELD_OUT_DECKS)}")
-    scenes = {deck: per_card_deck for deck in decks}
+        scenes[design] = per_card_deck if per_design is None else per_design
+    assert not set(scenes) & set(HELD_OUT_DECKS)
+    log(f"training decks: {', '.join(scenes)}; held out: {', '.join(HELD_OUT_DECKS)}")
     if font_decks or validation_font_decks:
         suit_fonts()  # fails here, with the packages to install, when there are no fonts
         names = font_deck_names(font_decks) + font_deck_names(validation_font_decks, validation=True)

@@ -23,7 +23,8 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK, Card
 from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, svg_file
-from sim.render.faces import ASSET_DIR, FACE_HEIGHT, MASK_NAME, _load_rendered, card_name
+from sim.render.faces import ASSET_DIR, FACE_HEIGHT, MASK_NAME, _load_rendered, bitmap_face, card_name
+from vision.errors import VisionError
 
 JPEG_QUALITY = 90
 # deck: its PySol cardset's folder and file suffix
@@ -57,22 +58,14 @@ def svg_faces(deck: str) -> dict[Card | None, np.ndarray]:
 
 def cardset_faces(folder: Path, suffix: str, back: np.ndarray) -> dict[Card | None, np.ndarray]:
     """A PySol cardset's 52 faces (`01s.png`: the ace of spades), FACE_HEIGHT high, the back given."""
-    from PIL import Image
-
-    faces: dict[Card | None, np.ndarray] = {}
-    for card in FULL_DECK:
-        path = folder / f"{card.rank:02d}{card.suit.lower()}{suffix}"
-        try:
-            with Image.open(path) as image:  # Pillow: OpenCV reads no GIF
-                rgba = np.asarray(image.convert("RGBA"))
-        except OSError as exc:
-            raise SystemExit(f"{path}: no face ({exc}); is {folder} a PySol cardset?") from None
-        faces[card] = np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]])
-    height, width = faces[Card(1, "S")].shape[:2]
-    size = (round(FACE_HEIGHT * width / height), FACE_HEIGHT)
-    grow = cv2.INTER_CUBIC if height < FACE_HEIGHT else cv2.INTER_AREA
-    faces = {card: cv2.resize(face, size, interpolation=grow) for card, face in faces.items()}
-    faces[None] = cv2.resize(back, size, interpolation=cv2.INTER_AREA)
+    paths = {card: folder / f"{card.rank:02d}{card.suit.lower()}{suffix}" for card in FULL_DECK}
+    try:
+        width = bitmap_face(paths[Card(1, "S")], FACE_HEIGHT).shape[1]
+        faces: dict[Card | None, np.ndarray] = {card: bitmap_face(path, FACE_HEIGHT, width)
+                                                for card, path in paths.items()}
+    except VisionError as exc:
+        raise SystemExit(f"{exc}; is {folder} a PySol cardset?") from None
+    faces[None] = cv2.resize(back, (width, FACE_HEIGHT), interpolation=cv2.INTER_AREA)
     return faces
 
 

@@ -30,6 +30,7 @@ ASSET_DIR = Path(__file__).resolve().parent.parent / "assets" / "faces"
 CACHE_DIR = Path(os.environ.get("MUGGINS_CACHE", Path(__file__).resolve().parents[2] / ".cache")) / "faces"
 BACK_NAME = "BACK"
 MASK_NAME = "mask.png"
+BITMAP_SUFFIXES = (".png", ".gif")
 
 
 class DeckMissingError(VisionError, FileNotFoundError):
@@ -99,7 +100,7 @@ def _load_rendered(deck: str, card: Card | None) -> np.ndarray:
     path = CACHE_DIR / deck / f"{card_name(card)}.png"
     face = cv2.imread(str(path), cv2.IMREAD_UNCHANGED) if path.is_file() else None
     if face is None:
-        face = render_element(*_drawn_from(deck, card), FACE_HEIGHT, _deck_width(deck))
+        face = _draw(*_drawn_from(deck, card), FACE_HEIGHT, _deck_width(deck))
         _write_atomically(path, face)
     return face
 
@@ -113,8 +114,8 @@ def _load_design(deck: str, card: Card | None) -> np.ndarray:
 
 
 def _drawn_from(deck: str, card: Card | None) -> tuple[Path, str | None]:
-    """The SVG file and element a face is rendered from: a kdegames deck's element by id, a design's
-    own file of that card whole."""
+    """The file and SVG element a face is drawn from: a kdegames deck's element by id, a design's
+    own file of that card whole (an SVG or a bitmap)."""
     if is_design_deck(deck):
         return face_file(deck, card), None
     return svg_file(deck), element_id(card)
@@ -139,8 +140,34 @@ def _write_atomically(path: Path, image: np.ndarray) -> None:
 @functools.lru_cache(maxsize=64)
 def _deck_width(deck: str) -> int:
     """Every face of a deck gets the width of its ace of spades at FACE_HEIGHT, so all share one mask."""
-    ace = render_element(*_drawn_from(deck, Card(1, "S")), FACE_HEIGHT)
+    ace = _draw(*_drawn_from(deck, Card(1, "S")), FACE_HEIGHT)
     return ace.shape[1]
+
+
+def _draw(path: Path, element: str | None, height: int, width: int | None = None) -> np.ndarray:
+    """A face as BGRA, height (and width) pixels: an SVG rendered, or a bitmap enlarged or reduced."""
+    if path.suffix.lower() in BITMAP_SUFFIXES:
+        return bitmap_face(path, height, width)
+    return render_element(path, element, height, width)
+
+
+def bitmap_face(path: Path, height: int, width: int | None = None) -> np.ndarray:
+    """A PNG or GIF face (OpenCV reads no GIF, so Pillow does) as BGRA at the size asked: a small
+    bitmap enlarged keeps its soft, blocky print, as a small card photographed close does."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise VisionError("reading a bitmap card design needs Pillow: run `pip install -e .[train]`") from None
+    try:
+        with Image.open(path) as image:
+            rgba = np.asarray(image.convert("RGBA"))
+    except OSError as exc:
+        raise VisionError(f"cannot read the card face {path}: {exc}") from None
+    bgra = np.ascontiguousarray(rgba[:, :, [2, 1, 0, 3]])
+    if width is None:
+        width = round(height * bgra.shape[1] / bgra.shape[0])
+    grow = cv2.INTER_CUBIC if bgra.shape[0] < height else cv2.INTER_AREA
+    return cv2.resize(bgra, (width, height), interpolation=grow)
 
 
 def render_element(svg: Path, element: str | None, height: int, width: int | None = None) -> np.ndarray:
