@@ -23,9 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-from models.training.decks import DEFAULT_DESIGNS, parse_designs
-
 import numpy as np
+
+from models.training.decks import DEFAULT_DESIGNS, parse_designs
 
 ROOT = Path(__file__).resolve().parents[2]
 PATCH = 256                      # training patches are PATCH x PATCH input pixels
