@@ -119,3 +119,50 @@ def test_font_families():
     assert fontdecks.font_family(Path("DejaVuSans-Bold.ttf")) == "dejavusans"
     assert fontdecks.font_family(Path("FreeSerifBold.ttf")) == "freeserif"
     assert fontdecks.font_family(Path("LinLibertine_RB.otf")) == "linlibertine"
+
+
+def test_foreign_courts_are_the_letters_that_are_not_the_english_ones():
+    assert fontdecks.foreign_ranks("en") == frozenset()
+    assert fontdecks.foreign_ranks("fr") == fontdecks.foreign_ranks("it") == {11, 12, 13}
+    # A German, Polish, Swedish or Russian king is lettered K (Cyrillic К looks the same): a king.
+    for language in ("pl", "sv"):
+        assert fontdecks.foreign_ranks(language) == {11, 12}
+    # The jack's B (and Cyrillic В), an 8's twin in many fonts, is not drawn: those decks letter it J.
+    assert fontdecks.foreign_ranks("nl") == {12, 13}
+    assert fontdecks.foreign_ranks("de") == fontdecks.foreign_ranks("ru") == {12}
+    assert not {"B", "\u0412"} & {letter for letters in fontdecks.COURT_LETTERS.values() for letter in letters.values()}
+
+
+def test_a_share_of_the_training_decks_letter_their_courts_in_other_languages_and_say_so_by_name():
+    plain = fontdecks.font_deck_names(60)
+    assert fontdecks.with_court_languages(plain, 0.0, PICTURES) == plain
+    named = fontdecks.with_court_languages(plain, 0.3, PICTURES)
+    foreign = [deck for deck in named if fontdecks.language_of(deck) != "en"]
+    assert 0.15 * 60 <= len(foreign) <= 0.45 * 60
+    assert len({fontdecks.language_of(deck) for deck in foreign}) >= 4
+    assert all(fontdecks.is_font_deck(deck) and not fontdecks.is_validation_deck(deck) for deck in named)
+    # A smaller share letters some of the same decks, and changes nothing else of any deck's style.
+    fewer = set(fontdecks.with_court_languages(plain, 0.15, PICTURES)) - set(plain)
+    assert fewer and fewer <= set(foreign)
+    for deck in foreign[:3]:
+        number = deck.rsplit("-", 1)[0]
+        assert fontdecks.deck_style(deck, PICTURES).language == fontdecks.language_of(deck)
+        assert (fontdecks.deck_style(deck, PICTURES).rank_font, fontdecks.deck_style(deck, PICTURES).stock) == \
+            (fontdecks.deck_style(number, PICTURES).rank_font, fontdecks.deck_style(number, PICTURES).stock)
+    validation = fontdecks.font_deck_names(10, validation=True)
+    assert fontdecks.with_court_languages(validation, 0.9, PICTURES) == validation
+    assert not fontdecks.is_font_deck("fonts-3-xx") and fontdecks.language_of("fonts-3") == "en"
+
+
+def test_a_foreign_deck_prints_its_own_court_letter_and_the_same_numbers():
+    deck = next(d for d in fontdecks.with_court_languages(fontdecks.font_deck_names(60), 0.3, PICTURES)
+                if 12 in fontdecks.foreign_ranks(fontdecks.language_of(d)))
+    english = deck.rsplit("-", 1)[0]
+    faces = {card: fontdecks.draw_face(deck, Card.parse(card), PICTURES) for card in ("QH", "8S")}
+    plain = {card: fontdecks.draw_face(english, Card.parse(card), PICTURES) for card in faces}
+    assert np.array_equal(faces["8S"], plain["8S"])
+    quad = face_quad(faces["QH"])
+    assert not np.array_equal(index_crop(faces["QH"], quad), index_crop(plain["QH"], quad))
+    h, w = faces["QH"].shape[:2]
+    assert np.array_equal(faces["QH"][h // 3: 2 * h // 3, w // 3: 2 * w // 3],
+                          plain["QH"][h // 3: 2 * h // 3, w // 3: 2 * w // 3])  # the picture is the same

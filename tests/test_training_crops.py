@@ -90,3 +90,20 @@ def test_each_lone_card_of_a_separate_scene_is_cut_whole_twice_and_a_row_gives_n
     assert all(likeness(crop, face) > 0.4 for crop, face in zip(crops, faces))
     assert all(likeness(np.roll(crop, HEIGHT // 2, axis=0), face) < 0.4 for crop, face in zip(crops, faces))
     assert whole_card_crops(make_scene(rng, "row", "greywyvern"), rng) == ([], [])
+
+
+def test_the_index_of_a_rank_not_to_read_is_labelled_not_a_card_and_nothing_else_changes():
+    from cribbage.cards import Card
+    from models.training.dataset import BACKGROUND_LABEL, scene_crops
+    from sim.render.scenes import make_scene
+
+    scenes = (make_scene(np.random.default_rng(seed), "separate", "greywyvern") for seed in range(20))
+    scene = next(s for s in scenes if any(t.card is not None and t.card.rank > 10 for t in s.cards))
+    courts = {t.card.index for t in scene.cards if t.card is not None and t.card.rank > 10}
+    plain_crops, plain = scene_crops(scene, None, np.random.default_rng(0), True)
+    foreign_crops, foreign = scene_crops(scene, None, np.random.default_rng(0), True, frozenset({11, 12, 13}))
+    assert courts and courts & set(plain)
+    assert len(foreign) == len(plain)
+    assert all(np.array_equal(a, b) for a, b in zip(plain_crops, foreign_crops))
+    assert foreign == [BACKGROUND_LABEL if label in courts else label for label in plain]
+    assert all(Card.from_index(label).rank <= 10 for label in foreign if label != BACKGROUND_LABEL)

@@ -51,5 +51,5 @@ def test_the_real_share_is_checked_on_the_command_line():
 
     assert parse_share("0.15") == 0.15 and parse_share("0") == 0.0
     for bad in ("3", "1", "-0.1", "half"):
-        with pytest.raises(argparse.ArgumentTypeError, match="share of every batch"):
+        with pytest.raises(argparse.ArgumentTypeError, match="a share is a number from 0 up to 1"):
             parse_share(bad)

@@ -32,6 +32,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--validation-font-decks", type=int, default=10,
                    help="synthetic decks in fonts no training deck uses, for calibration and the threshold only")
     p.add_argument("--scenes-per-font-deck", type=int, default=50, help="rendered scenes per synthetic deck")
+    p.add_argument("--foreign-courts", type=parse_share, default=0.0, metavar="SHARE",
+                   help="this share of the training font decks letter their courts in another language (a "
+                        "French V D R), learnt as not a card (sim/render/fontdecks.py); 0: none")
     p.add_argument("--minutes", type=float, default=22.0,
                    help="training time budget (whole epochs), shared by the networks")
     p.add_argument("--whole-card-minutes", type=float, default=4.0,
@@ -85,13 +88,13 @@ def parse_sizes(text: str) -> list[tuple[int, int]]:
 
 
 def parse_share(text: str) -> float:
-    """A share of every batch: 0 (none) up to, not including, 1 (nothing rendered left)."""
+    """A share (of every batch, of the font decks): 0 (none) up to, not including, 1."""
     try:
         share = float(text)
     except ValueError:
         share = -1.0
     if not 0.0 <= share < 1.0:
-        raise argparse.ArgumentTypeError(f"a share of every batch is a number from 0 up to 1, such as 0.15, not {text!r}")
+        raise argparse.ArgumentTypeError(f"a share is a number from 0 up to 1, such as 0.15, not {text!r}")
     return share
 
 
@@ -109,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     started = time.time()
     scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
-                             args.scenes_per_font_deck, log, args.designs, args.scenes_per_design)
+                             args.scenes_per_font_deck, log, args.designs, args.scenes_per_design,
+                             args.foreign_courts)
     if scenes is None:
         return 2
     decks = list(scenes)
@@ -160,7 +164,8 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "data_seed": args.data_seed,
                                            "networks": [f"{w}x{h}" for h, w in args.sizes],
                                            "real_crops": 0 if real is None else len(real),
-                                           "real_crop_share": args.real_crops})
+                                           "real_crop_share": args.real_crops,
+                                           "foreign_courts": args.foreign_courts})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
 

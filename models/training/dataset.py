@@ -5,7 +5,8 @@ outline it reports is matched to the ground-truth card beneath it, and the crop 
 finder's corners (vision.crops.index_crop). Exact ground-truth crops, jittered ones and crops whose
 corners are badly off are added. Labels: 0..51 the cards (Card.index), 52 "not a card" — card backs,
 bare table, props (hands, phones, paper), the blank corners of a card, crops knocked off the index,
-and every outline the finder reports on something that is not a face-up card.
+the courts of a font deck lettered in another language (sim.render.fontdecks.foreign_ranks), and
+every outline the finder reports on something that is not a face-up card.
 
 Each separate scene's face-up cards are also cut whole (vision.whole_card), for the whole-card
 network that `python -m models.training` trains after the classifier (models/training/whole_card.py).
@@ -115,8 +116,18 @@ def bottom_index_is_turned(deck: str) -> bool:
     return float(np.mean(scores)) > 0.8
 
 
-def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tuple[list, list]:
-    """(crops, labels) from one scene: finder outlines matched to ground truth, plus ground-truth crops."""
+def unread_ranks(deck: str) -> frozenset[int]:
+    """The ranks of `deck` whose index is no card to read: the courts a font deck letters in another
+    language. Their index crops are labelled "not a card"."""
+    from sim.render.fontdecks import foreign_ranks, is_font_deck, language_of
+
+    return foreign_ranks(language_of(deck)) if is_font_deck(deck) else frozenset()
+
+
+def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool,
+                unread: frozenset[int] = frozenset()) -> tuple[list, list]:
+    """(crops, labels) from one scene: finder outlines matched to ground truth, plus ground-truth crops.
+    A card of a rank in `unread` shows an index that is no card: its index crops are "not a card"."""
     crops, labels = [], []
     image = scene.image
     truths = list(scene.cards)
@@ -129,6 +140,11 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
             return  # "not a card" must not hold another card's index: that would teach it to refuse one
         crops.append(index_crop(image, quad))
         labels.append(label)
+
+    def add_index(quad, truth):
+        """The crop of truth's index: its card, or "not a card" where that index is no card to read."""
+        crops.append(index_crop(image, quad))
+        labels.append(BACKGROUND_LABEL if truth.card.rank in unread else truth.card.index)
     separate = scene.kind in ("separate", "distractors")
     # In rows a card may show only its bottom-right index; on a deck that prints it upright, that
     # corner's crop is upside down, so such scenes give that deck no card labels.
@@ -150,9 +166,9 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
             if err > 0.08 * card_height(truth.quad):
                 continue  # too far off to say what the crop should show
             if r == 0 and truth.index_visible and positives:
-                add(quad, truth.card.index)
+                add_index(quad, truth)
             elif r == 2 and separate and truth.index_visible and turned_ok:
-                add(quad, truth.card.index)
+                add_index(quad, truth)
             elif r in (1, 3) or (r == 2 and not separate):
                 add(quad, BACKGROUND_LABEL)  # a blank corner, or the covered corner of a row card
             add(np.roll(quad, -1, axis=0), BACKGROUND_LABEL)
@@ -161,15 +177,15 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool) -> tup
         if not (t.index_visible and positives):
             continue
         h = card_height(t.quad)
-        add(t.quad, t.card.index)
+        add_index(t.quad, t)
         jitter = rng.normal(0, 0.012 * h, (4, 2)).astype(np.float32)
-        add(t.quad + jitter, t.card.index)
+        add_index(t.quad + jitter, t)
         if separate and turned_ok:
-            add(np.roll(t.quad, -2, axis=0) + jitter, t.card.index)
+            add_index(np.roll(t.quad, -2, axis=0) + jitter, t)
         # The outline turned a few degrees about the index corner: what the finder guesses for a
         # card it finds by one index corner alone, its sides misjudged. The index shows tilted.
         skew = np.deg2rad(rng.uniform(*SKEW_DEGREES)) * (1 if rng.random() < 0.5 else -1)
-        add(turned_about_corner(t.quad, skew), t.card.index)
+        add_index(turned_about_corner(t.quad, skew), t)
         angle = rng.uniform(0, 2 * np.pi)
         far = rng.uniform(0.9, 1.4)
         add(shifted_quad(t.quad, far * INDEX_REGION[2] * np.cos(angle), far * INDEX_REGION[3] * np.sin(angle)),
@@ -266,7 +282,7 @@ def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray
     deck, kind, seed, turned_ok = job
     rng = np.random.default_rng(seed)
     scene = make_scene(rng, kind, deck)
-    crops, labels = scene_crops(scene, load_finder(), rng, turned_ok)
+    crops, labels = scene_crops(scene, load_finder(), rng, turned_ok, unread_ranks(deck))
     # Their own random numbers, so the index crops are what they were before whole cards were cut.
     wholes, classes = whole_card_crops(scene, np.random.default_rng([seed, 1]))
     return (_stacked(crops, (INDEX_HEIGHT, INDEX_WIDTH, 3)), np.asarray(labels, np.int64),

@@ -7,6 +7,11 @@ rank over suit in one font at one size and place (repeated turned at the bottom 
 standard layout for 2-10, a big pip for the ace, and for J Q K the picture of a *training* deck's court
 card inside a frame.  Held-out decks are never drawn from.
 
+A training deck may letter its courts as another language prints them (a French V D R): its name says
+so (`fonts-7-fr`), a court whose letter is not the English one is no card the device may read, and
+training labels it "not a card" (foreign_ranks), so that a foreign court is refused rather than read
+as a number. `python -m models.training --foreign-courts SHARE` renames that share of the decks.
+
 Fonts come from the system (Debian's fonts-dejavu core and extra, fonts-liberation2, fonts-freefont-ttf,
 fonts-urw-base35, fonts-linuxlibertine, fonts-texgyre); text is set with Pillow (FreeType), which only
 training installs.
@@ -14,6 +19,7 @@ training installs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -45,7 +51,66 @@ _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsy
                    r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+# How other languages letter J Q K. A German, Polish, Swedish or Russian king is still a K; every other
+# letter here means another rank in English or none, and the same letter means different courts in
+# different languages (a Dutch V is a queen, a French V a jack). The jack's B (Dutch, German) and
+# Cyrillic В are left out, their decks' jacks lettered J: in many fonts a B is an 8's twin at an
+# index's size, so no crop tells them apart, and learning it as "not a card" taught the classifier
+# that some eights are none (models/HISTORY.md, section 16).
+COURT_LETTERS = {
+    "en": {11: "J", 12: "Q", 13: "K"},
+    "nl": {11: "J", 12: "V", 13: "H"},
+    "fr": {11: "V", 12: "D", 13: "R"},
+    "de": {11: "J", 12: "D", 13: "K"},
+    "pl": {11: "W", 12: "D", 13: "K"},
+    "it": {11: "F", 12: "D", 13: "R"},
+    "sv": {11: "Kn", 12: "D", 13: "K"},
+    "ru": {11: "J", 12: "\u0414", 13: "\u041a"},
+}
+_NAME = re.compile(rf"{PREFIX}(\d+)(?:-({'|'.join(lang for lang in COURT_LETTERS if lang != 'en')}))?")
 FACE_HEIGHT = 350  # sim.render.faces.FACE_HEIGHT (which imports this module): all faces share it
+
+
+def foreign_ranks(language: str) -> frozenset[int]:
+    """The court ranks whose letter in `language` is not the English one's: no card to read."""
+    latin = {"\u0414": "D", "\u041a": "K"}  # the Cyrillic letters as they look
+    return frozenset(rank for rank, letter in COURT_LETTERS[language].items()
+                     if latin.get(letter, letter) != COURT_LETTERS["en"][rank])
+
+
+def court_language(number: int, rank_font: Path, share: float) -> str:
+    """The language training font deck `number` letters its courts in, where `share` of the decks
+    letter them in another than English: drawn from its number alone (apart from the rest of its
+    style, so that `share` changes nothing else), among the languages whose letters its rank font
+    sets. Validation decks are always English, so their figures compare from one model to the next."""
+    rng = np.random.default_rng([20261128, number])
+    if number >= VALIDATION_START or rng.random() >= share:
+        return "en"
+    languages = [lang for lang, letters in COURT_LETTERS.items()
+                 if lang != "en" and _has_glyphs(rank_font, "".join(letters.values()))]
+    return languages[int(rng.integers(len(languages)))] if languages else "en"
+
+
+def with_court_languages(decks, share: float, picture_decks: tuple[str, ...]) -> tuple[str, ...]:
+    """The font decks named `fonts-N`, renamed `fonts-N-<language>` where deck N letters its courts in
+    another language than English (court_language); a deck's name is all that says how it looks."""
+    if not share:
+        return tuple(decks)
+    named = []
+    for deck in decks:
+        language = court_language(deck_number(deck), deck_style(deck, picture_decks).rank_font, share)
+        named.append(deck if language == "en" else f"{deck}-{language}")
+    return tuple(named)
+
+
+def language_of(deck: str) -> str:
+    """How font deck `deck` letters its courts: the language its name ends with, else English."""
+    match = _NAME.fullmatch(deck)
+    return match.group(2) if match and match.group(2) else "en"
+
+
+def deck_number(deck: str) -> int:
+    return int(_NAME.fullmatch(deck).group(1))
 
 
 def cache_key(decks) -> list:
@@ -56,7 +121,7 @@ def cache_key(decks) -> list:
 
 
 def is_font_deck(deck: str) -> bool:
-    return deck.startswith(PREFIX) and deck[len(PREFIX):].isdigit()
+    return _NAME.fullmatch(deck) is not None
 
 
 def font_deck_names(n: int, *, validation: bool = False) -> tuple[str, ...]:
@@ -65,7 +130,7 @@ def font_deck_names(n: int, *, validation: bool = False) -> tuple[str, ...]:
 
 
 def is_validation_deck(deck: str) -> bool:
-    return is_font_deck(deck) and int(deck[len(PREFIX):]) >= VALIDATION_START
+    return is_font_deck(deck) and deck_number(deck) >= VALIDATION_START
 
 
 def font_family(path: Path) -> str:
@@ -146,6 +211,7 @@ class DeckStyle:
     corner_pip: tuple[float, float, float] | None  # (u, v, height) of a big pip beside the index on every card
     court_deck: str        # training deck whose court pictures are shown
     back_deck: str
+    language: str = "en"   # how the courts are lettered (COURT_LETTERS)
 
 
 @functools.lru_cache(maxsize=256)
@@ -156,7 +222,7 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         raise VisionError(f"no usable fonts found under {', '.join(map(str, FONT_DIRS))}: run `{INSTALL_HINT}`")
     if not picture_decks:
         raise VisionError("synthetic decks borrow court pictures from a training deck; none is installed")
-    number = int(deck[len(PREFIX):])
+    number = deck_number(deck)
     rng = np.random.default_rng([20261122, number])
     train_fonts, validation_fonts = split_fonts(fonts)
     fonts = validation_fonts if number >= VALIDATION_START else train_fonts
@@ -181,7 +247,7 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
     # Pips keep clear of a corner pip, as printed decks with one do.
     pip_column, pip_row, pip_height = ((u(0.33, 0.38), u(0.22, 0.26), u(0.09, 0.14)) if corner_pip
                                        else (u(0.25, 0.38), u(0.15, 0.24), u(0.1, 0.19)))
-    return DeckStyle(
+    style = DeckStyle(
         aspect=u(0.66, 0.72), corner=u(0.02, 0.08), stock=stock,
         stock_fade=u(0.0, 0.15) if stock_kind >= 0.8 else 0.0,
         border=u(0.02, 0.05) if rng.random() < 0.3 else 0.0,
@@ -198,6 +264,10 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         court_deck=picture_decks[int(rng.integers(len(picture_decks)))],
         back_deck=picture_decks[int(rng.integers(len(picture_decks)))],
     )
+    language = language_of(deck)
+    if not _has_glyphs(style.rank_font, "".join(COURT_LETTERS[language].values())):
+        raise VisionError(f"{deck}: its font {style.rank_font.name} cannot set the courts' letters")
+    return dataclasses.replace(style, language=language)
 
 
 def draw_face(deck: str, card: Card | None, picture_decks: tuple[str, ...]) -> np.ndarray:
@@ -294,7 +364,7 @@ def _stamp(face: np.ndarray, ink: np.ndarray, x: float, y: float, colour) -> Non
 
 def _draw_index(face: np.ndarray, card: Card, style: DeckStyle, colour) -> None:
     h, w = face.shape[:2]
-    text = RANK_TEXT.get(card.rank, str(card.rank))
+    text = COURT_LETTERS[style.language][card.rank] if card.rank > 10 else RANK_TEXT.get(card.rank, str(card.rank))
     rank_px = style.rank_height * h
     rank = _glyph(style.rank_font, text, rank_px, style.squeeze)
     # A two-digit 10 must still fit the corner: squeeze it further when it is too wide.
