@@ -99,7 +99,7 @@ def test_pysol_faces_are_named_by_rank_number_and_suit_letter():
 def test_no_design_is_a_held_out_deck_or_a_reserved_theme():
     from sim.render.decks import AISLERIOT_THEMES, HELD_OUT_DECKS
 
-    names = " ".join(designs.DESIGNS)
+    names = " ".join([*designs.DESIGNS, *designs.FOREIGN])
     for kept_apart in (*HELD_OUT_DECKS, "xskat", "aisleriot", "paris", "nicu", "dondorf", "bonded", "me-uk",
                        "z-minimal", "bellot", *(theme.split(".")[0] for theme in AISLERIOT_THEMES)):
         assert kept_apart not in names
@@ -180,6 +180,13 @@ def test_design_decks_are_named_apart_from_every_other_deck():
     assert designs.design_decks() == tuple("design-" + name for name in designs.DESIGNS)
     assert all(designs.is_design_deck(deck) for deck in designs.design_decks())
     assert not designs.is_design_deck("design-nothing") and not designs.is_design_deck("standard")
+    # The foreign decks are drawn from their package the same way, under a name no --designs reaches.
+    assert designs.foreign_decks() == tuple("foreign-" + name for name in designs.FOREIGN)
+    assert all(designs.is_design_deck(deck) for deck in designs.foreign_decks())
+    assert not set(designs.FOREIGN) & set(designs.DESIGNS)
+    assert not designs.is_design_deck("design-" + next(iter(designs.FOREIGN)))
+    with pytest.raises(designs.DesignError, match="no such design deck"):
+        designs.fetch("foreign-nothing")
 
 
 def test_a_deck_shipped_as_a_reserved_theme_is_never_offered(tmp_path):

@@ -7,8 +7,9 @@ every one) fetches each pinned archive (an npm registry tarball, or a .deb from 
 checks it against the digest pinned here, and keeps only the 52 faces under .cache/designs/<deck>/,
 named by card (`QH.svg`, `QH.gif`), so the archive's other files (code, other artwork) never enter the
 render. Designs are rendered for training only, like the training decks of sim.render.decks; none is
-ever held out or benchmarked. A design has no back of its own here: face down, its cards show a
-training deck's back.
+ever held out or benchmarked. The foreign decks (FOREIGN: courts lettered in another language) are the
+other way round: fetched the same way, benchmarked only, never trained on. A design has no back of its
+own here: face down, its cards show a training deck's back.
 """
 
 from __future__ import annotations
@@ -113,13 +114,37 @@ DESIGNS: dict[str, Design] = {
 }
 
 
+# Decks that letter their courts in another language, fetched only to measure that the recognizer
+# refuses such a court rather than reading it as a number (bench/bench_foreign.py): never rendered
+# for training, since no --designs name reaches them. Their number cards print the rank alone.
+FOREIGN_PREFIX = "foreign-"
+FOREIGN: dict[str, Design] = {
+    "pysol-sn-dietsche-small": _pysol("sn-dietsche-small", ".gif", "GPL-2.0-or-later"),  # Dutch: B V H
+    "pysol-wilhelmtell": _pysol("wilhelmtell", ".gif", "GPL-2.0-or-later"),  # French: V D R; no ace index
+}
+
+
 def design_decks() -> tuple[str, ...]:
     """The names of every design deck, fetched or not: 'design-<name>'."""
     return tuple(PREFIX + name for name in DESIGNS)
 
 
+def foreign_decks() -> tuple[str, ...]:
+    """The names of the decks lettered in another language: 'foreign-<name>'."""
+    return tuple(FOREIGN_PREFIX + name for name in FOREIGN)
+
+
+def design_of(deck: str) -> Design | None:
+    """The design of a design deck or a foreign deck; None for any other deck."""
+    for prefix, designs in ((PREFIX, DESIGNS), (FOREIGN_PREFIX, FOREIGN)):
+        if deck.startswith(prefix) and deck[len(prefix):] in designs:
+            return designs[deck[len(prefix):]]
+    return None
+
+
 def is_design_deck(deck: str) -> bool:
-    return deck.startswith(PREFIX) and deck[len(PREFIX):] in DESIGNS
+    """True for a design deck or a foreign deck: both are drawn from a fetched package's faces."""
+    return design_of(deck) is not None
 
 
 def face_file(deck: str, card: Card) -> Path:
@@ -133,7 +158,9 @@ def face_file(deck: str, card: Card) -> Path:
 
 def fetch(deck: str, cache: Path | None = None) -> Path:
     """The folder of a design's 52 faces, fetched and checked where not yet here."""
-    design = DESIGNS[deck[len(PREFIX):]]
+    design = design_of(deck)
+    if design is None:
+        raise DesignError(f"no such design deck: {deck}")
     folder = (cache or CACHE_DIR) / deck
     if (folder / "COMPLETE").is_file():
         return folder
