@@ -9,10 +9,11 @@ that happens to name the card laid (a Dutch V of hearts read as the queen of hea
 recognizer has no way to know from the index.
 
 The decks (never trained on; chosen on 2026-11-28 before any run they judged, they have been one of
-the conditions that chose between runs since: models/HISTORY.md section 16): `foreign-pysol-sn-dietsche-small` (Dutch courts B V H; its numbers
-print the rank alone, no suit) and `foreign-pysol-wilhelmtell` (French courts V D R; no ace index), both
-from Debian's pysolfc-cardsets, fetched by sim/render/designs.py; and kdegames' `xskat-german` (German
-suits, courts U O K), where that package is installed.
+the conditions that chose between runs since: models/HISTORY.md section 16):
+`foreign-pysol-sn-dietsche-small` (Dutch courts B V H; its numbers print the rank alone, no suit) and
+`foreign-pysol-wilhelmtell` (French courts V D R; no ace index), both from Debian's pysolfc-cardsets,
+fetched by sim/render/designs.py; and kdegames' `xskat-german` (German suits, courts U O K), where
+that package is installed.
 
 Run: make bench BENCH=foreign   (MUGGINS_BENCH_MODEL etc. as for bench_vision; MUGGINS_BENCH_SCALE)
 """

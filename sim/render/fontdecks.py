@@ -50,7 +50,6 @@ INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
 _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsymbols|dingbat|chorus|"
                    r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
-RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 # How other languages letter J Q K. A German, Polish, Swedish or Russian king is still a K; every other
 # letter here means another rank in English or none, and the same letter means different courts in
 # different languages (a Dutch V is a queen, a French V a jack). The jack's B (Dutch, German) and
@@ -265,7 +264,8 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         back_deck=picture_decks[int(rng.integers(len(picture_decks)))],
     )
     language = language_of(deck)
-    if not _has_glyphs(style.rank_font, "".join(COURT_LETTERS[language].values())):
+    # index_fonts() all set J Q K; another language's letters are checked.
+    if language != "en" and not _has_glyphs(style.rank_font, "".join(COURT_LETTERS[language].values())):
         raise VisionError(f"{deck}: its font {style.rank_font.name} cannot set the courts' letters")
     return dataclasses.replace(style, language=language)
 
@@ -364,7 +364,7 @@ def _stamp(face: np.ndarray, ink: np.ndarray, x: float, y: float, colour) -> Non
 
 def _draw_index(face: np.ndarray, card: Card, style: DeckStyle, colour) -> None:
     h, w = face.shape[:2]
-    text = COURT_LETTERS[style.language][card.rank] if card.rank > 10 else RANK_TEXT.get(card.rank, str(card.rank))
+    text = COURT_LETTERS[style.language][card.rank] if card.rank > 10 else "A" if card.rank == 1 else str(card.rank)
     rank_px = style.rank_height * h
     rank = _glyph(style.rank_font, text, rank_px, style.squeeze)
     # A two-digit 10 must still fit the corner: squeeze it further when it is too wide.
