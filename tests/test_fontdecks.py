@@ -53,7 +53,10 @@ def test_a_deck_is_the_same_every_time_and_decks_differ():
     a = fontdecks.draw_face("fonts-3", card, PICTURES)
     assert np.array_equal(a, fontdecks.draw_face("fonts-3", card, PICTURES))
     styles = {fontdecks.deck_style(f"fonts-{i}", PICTURES) for i in range(12)}
-    assert len({s.rank_font for s in styles}) >= 6
+    # Six fonts or more, or every training font where fewer are installed (fonts-dejavu-core alone
+    # gives four, as on a machine that has only what .ci/run installs).
+    train_fonts, _ = fontdecks.split_fonts(fontdecks.index_fonts())
+    assert len({s.rank_font for s in styles}) >= min(6, len(train_fonts))
     assert len({round(s.rank_height, 3) for s in styles}) == 12
 
 
