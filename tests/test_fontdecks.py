@@ -157,6 +157,23 @@ def test_a_share_of_the_training_decks_letter_their_courts_in_other_languages_an
     assert not fontdecks.is_font_deck("fonts-3-xx") and fontdecks.language_of("fonts-3") == "en"
 
 
+def test_foreign_decks_are_added_after_the_english_ones_and_leave_them_as_they_were(monkeypatch):
+    from models.training import decks
+    from sim.render import decks as render_decks
+
+    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
+    monkeypatch.setattr(decks, "DEFAULT_DESIGNS", ())
+    quiet = dict(log=lambda message: None, designs=())
+    english = [deck for deck in decks.scenes_per_deck(500, 20, 2, 50, **quiet) if fontdecks.is_font_deck(deck)]
+    beside = [deck for deck in decks.scenes_per_deck(500, 20, 2, 50, foreign_decks=8, **quiet)
+              if fontdecks.is_font_deck(deck)]
+    assert all(fontdecks.language_of(deck) == "en" for deck in english)
+    added = [deck for deck in beside if deck not in english]
+    assert len(added) == 8 and len(beside) == len(english) + 8
+    assert [fontdecks.deck_number(deck) for deck in added] == list(range(20, 28))
+    assert all(fontdecks.language_of(deck) != "en" for deck in added)
+
+
 def test_a_foreign_deck_prints_its_own_court_letter_and_the_same_numbers():
     deck = next(d for d in fontdecks.with_court_languages(fontdecks.font_deck_names(60), 0.3, PICTURES)
                 if 12 in fontdecks.foreign_ranks(fontdecks.language_of(d)))

@@ -24,11 +24,13 @@ def parse_designs(text: str) -> tuple[str, ...]:
 
 def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: int, per_font_deck: int,
                     log, designs: tuple[str, ...] = DEFAULT_DESIGNS,
-                    per_design: int | None = None, foreign_courts: float = 0.0) -> dict[str, int] | None:
+                    per_design: int | None = None, foreign_courts: float = 0.0,
+                    foreign_decks: int = 0) -> dict[str, int] | None:
     """Scenes per deck: every installed training deck, then the designs named of sim.render.designs
     (fetched here, where not yet in the cache; per_design scenes each, else per_card_deck), then the
     synthetic font decks (validation ones last), `foreign_courts` of the training ones lettering their
-    courts in another language (sim.render.fontdecks.with_court_languages).
+    courts in another language (sim.render.fontdecks.with_court_languages), and `foreign_decks` more
+    numbered after them that all do (where their rank font sets some foreign letters).
     None, with what to install or what could not be fetched said on stderr, when a deck is missing."""
     from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
     from sim.render.designs import PREFIX, DesignError, fetch
@@ -50,11 +52,13 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
     log(f"training decks: {', '.join(scenes)}; held out: {', '.join(HELD_OUT_DECKS)}")
     if font_decks or validation_font_decks:
         suit_fonts()  # fails here, with the packages to install, when there are no fonts
-        training = with_court_languages(font_deck_names(font_decks), foreign_courts, tuple(training_decks()))
+        pictures = tuple(training_decks())
+        training = with_court_languages(font_deck_names(font_decks), foreign_courts, pictures)
+        training += with_court_languages(font_deck_names(foreign_decks, first=font_decks), 1.0, pictures)
         names = training + font_deck_names(validation_font_decks, validation=True)
         scenes.update({deck: per_font_deck for deck in names})
         foreign = [deck for deck in training if language_of(deck) != "en"]
-        log(f"and {font_decks} synthetic font decks for training ({len(foreign)} lettering their courts in "
+        log(f"and {len(training)} synthetic font decks for training ({len(foreign)} lettering their courts in "
             f"another language: {', '.join(foreign) or 'none'}), {validation_font_decks} in other fonts for "
             f"validation only; {per_font_deck} scenes each")
     return scenes

@@ -10,7 +10,8 @@ card inside a frame.  Held-out decks are never drawn from.
 A training deck may letter its courts as another language prints them (a French V D R): its name says
 so (`fonts-7-fr`), a court whose letter is not the English one is no card the device may read, and
 training labels it "not a card" (foreign_ranks), so that a foreign court is refused rather than read
-as a number. `python -m models.training --foreign-courts SHARE` renames that share of the decks.
+as a number. `python -m models.training --foreign-courts SHARE` renames that share of the decks;
+`--foreign-decks N` adds N decks lettered in another language after the English ones.
 
 Fonts come from the system (Debian's fonts-dejavu core and extra, fonts-liberation2, fonts-freefont-ttf,
 fonts-urw-base35, fonts-linuxlibertine, fonts-texgyre); text is set with Pillow (FreeType), which only
@@ -123,8 +124,9 @@ def is_font_deck(deck: str) -> bool:
     return _NAME.fullmatch(deck) is not None
 
 
-def font_deck_names(n: int, *, validation: bool = False) -> tuple[str, ...]:
-    first = VALIDATION_START if validation else 0
+def font_deck_names(n: int, *, validation: bool = False, first: int = 0) -> tuple[str, ...]:
+    """`n` font deck names from number `first` on (validation decks count from VALIDATION_START)."""
+    first += VALIDATION_START if validation else 0
     return tuple(f"{PREFIX}{i}" for i in range(first, first + n))
 
 
