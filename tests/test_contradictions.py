@@ -4,7 +4,7 @@ import numpy as np
 
 from cribbage.cards import Card
 from test_row_recut import IMAGE, ShapeClassifier, cut_as_is
-from vision.contradictions import settle
+from vision.contradictions import settle_contradictions
 from vision.crops import parallelogram
 from vision.finder import Candidate
 from vision.one_card import contradicting_pairs
@@ -35,38 +35,38 @@ def test_the_two_reads_contradict():
 
 
 def test_the_read_that_changes_when_cut_larger_is_dropped():
-    assert settle(IMAGE, shapes({(105, 50): 30}), cut_as_is, [TRUE, OFF]) == [TRUE]
-    assert settle(IMAGE, shapes({(100, 50): 30}, misread_from=120.0), cut_as_is, [TRUE, OFF]) == [OFF]
+    assert settle_contradictions(IMAGE, shapes({(105, 50): 30}), cut_as_is, [TRUE, OFF]) == [TRUE]
+    assert settle_contradictions(IMAGE, shapes({(100, 50): 30}, misread_from=120.0), cut_as_is, [TRUE, OFF]) == [OFF]
 
 
 def test_one_unread_when_cut_larger_is_dropped():
-    assert settle(IMAGE, shapes({(105, 50): None}), cut_as_is, [TRUE, OFF]) == [TRUE]
+    assert settle_contradictions(IMAGE, shapes({(105, 50): None}), cut_as_is, [TRUE, OFF]) == [TRUE]
 
 
 def test_both_kept_where_both_hold_or_neither():
-    assert settle(IMAGE, shapes(), cut_as_is, [TRUE, OFF]) == [TRUE, OFF]
+    assert settle_contradictions(IMAGE, shapes(), cut_as_is, [TRUE, OFF]) == [TRUE, OFF]
     neither = shapes({(100, 50): 30, (105, 50): 31}, misread_from=120.0)
-    assert settle(IMAGE, neither, cut_as_is, [TRUE, OFF]) == [TRUE, OFF]
+    assert settle_contradictions(IMAGE, neither, cut_as_is, [TRUE, OFF]) == [TRUE, OFF]
 
 
 def test_where_both_hold_the_one_whose_card_is_read_elsewhere_is_dropped():
     # One deck holds each card once: the 7 read off the card is the misread where a 7 lies elsewhere.
     elsewhere = read_at(300, 7)
-    assert settle(IMAGE, shapes(), cut_as_is, [TRUE, OFF, elsewhere]) == [TRUE, elsewhere]
+    assert settle_contradictions(IMAGE, shapes(), cut_as_is, [TRUE, OFF, elsewhere]) == [TRUE, elsewhere]
     neither = shapes({(100, 50): 30, (105, 50): 31}, misread_from=120.0)
-    assert settle(IMAGE, neither, cut_as_is, [TRUE, OFF, elsewhere]) == [TRUE, elsewhere]
+    assert settle_contradictions(IMAGE, neither, cut_as_is, [TRUE, OFF, elsewhere]) == [TRUE, elsewhere]
     # The same 7 read again on OFF's own outline is the same card, not another: both stay.
     again = read_at(106, 7, 1.6)
-    assert settle(IMAGE, shapes(), cut_as_is, [TRUE, OFF, again]) == [TRUE, OFF, again]
+    assert settle_contradictions(IMAGE, shapes(), cut_as_is, [TRUE, OFF, again]) == [TRUE, OFF, again]
     # Both cards read elsewhere: nothing to choose by.
     both = [TRUE, OFF, elsewhere, read_at(400, 3)]
-    assert settle(IMAGE, shapes(), cut_as_is, both) == both
+    assert settle_contradictions(IMAGE, shapes(), cut_as_is, both) == both
 
 
 def test_reads_that_contradict_nothing_are_not_cut_again():
     classifier = ShapeClassifier({(100, 50): 3, (160, 50): 7})
     neighbours = [TRUE, read_at(160, 7)]
-    assert settle(IMAGE, classifier, cut_as_is, neighbours) == neighbours
+    assert settle_contradictions(IMAGE, classifier, cut_as_is, neighbours) == neighbours
     assert classifier.asked == []
 
 

@@ -11,7 +11,8 @@ from cribbage.cards import Card
 from sim.render.decks import HELD_OUT_DECKS
 from sim.render.scenes import make_scene
 from vision.finder import Candidate
-from vision.recognizer import Recognizer, drop_overlaps
+from vision.recognizer import Recognizer
+from vision.settle import drop_overlaps
 from vision.second_look import FLOOR
 from vision.types import Recognition
 

@@ -27,7 +27,7 @@ from vision.row_recut import SIZES
 from vision.types import Recognition
 
 
-def settle(image: np.ndarray, classifier, cropper, found: Sequence[Recognition]) -> list[Recognition]:
+def settle_contradictions(image: np.ndarray, classifier, cropper, found: Sequence[Recognition]) -> list[Recognition]:
     """found without the reads that lose a contradiction: each one that changes (or reads nothing) when
     cut at SIZES of its outline while the read it contradicts holds at all of them; where both hold
     or neither, one whose card is read elsewhere while the other's is not."""

@@ -30,7 +30,7 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad, warp_region
-from vision.recognizer import quad_iou
+from vision.settle import quad_iou
 from vision.whole_card import HEIGHT as WHOLE_HEIGHT
 from vision.whole_card import WIDTH as WHOLE_WIDTH
 from vision.whole_card import class_of

@@ -30,7 +30,7 @@ from cribbage.cards import Card
 from models.training.dataset import BACKGROUND_LABEL, card_height, index_crop_turned, shifted_quad, shows_an_index
 from models.training.real_labels import LabelledPhoto, index_corners, load_corner_labels
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad
-from vision.recognizer import quad_iou
+from vision.settle import quad_iou
 
 NO_CARD_IOU = 0.1   # a finder outline overlapping every labelled card less than this is no card
 NEAR_CARD = 1.1     # no mined crop touches a labelled outline grown this much about its centre
