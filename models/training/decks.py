@@ -50,7 +50,7 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
         scenes[design] = per_card_deck if per_design is None else per_design
     assert not set(scenes) & set(HELD_OUT_DECKS)
     log(f"training decks: {', '.join(scenes)}; held out: {', '.join(HELD_OUT_DECKS)}")
-    if font_decks or validation_font_decks:
+    if font_decks or foreign_decks or validation_font_decks:
         suit_fonts()  # fails here, with the packages to install, when there are no fonts
         pictures = tuple(training_decks())
         training = with_court_languages(font_deck_names(font_decks), foreign_courts, pictures)
