@@ -52,7 +52,7 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
     log(f"training decks: {', '.join(scenes)}; held out: {', '.join(HELD_OUT_DECKS)}")
     if font_decks or foreign_decks or validation_font_decks:
         suit_fonts()  # fails here, with the packages to install, when there are no fonts
-        pictures = tuple(training_decks())
+        pictures = tuple(decks)  # font decks borrow their court pictures from the training decks
         training = with_court_languages(font_deck_names(font_decks), foreign_courts, pictures)
         training += with_court_languages(font_deck_names(foreign_decks, first=font_decks), 1.0, pictures)
         names = training + font_deck_names(validation_font_decks, validation=True)
