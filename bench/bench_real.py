@@ -17,6 +17,8 @@ part is only read, never tuned on.
     python -m bench.bench_real --list-wrong     each photo with its wrong reads
     python -m bench.bench_real --overlay DIR    annotated copies of the photos (vision/overlay.py)
     python -m bench.bench_real --max-side 1024  every photo larger than that shrunk to it first
+    python -m bench.bench_real --part steer     one part's photos alone: judge a change without
+                                                reading the report part
 
 After the tables, the same photos are read again shrunk to SMALLER_SIDES (where larger), a row per
 part and size: a camera of another resolution sees the same table with fewer pixels a card, and a
@@ -36,7 +38,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.real.build import DEFAULT_OUT, folder_name, load_labels, load_sources
-from bench.real.parts import TITLES, by_part
+from bench.real.parts import PARTS, TITLES, by_part, only_part
 from bench.real.score import confusion_line, format_table, score_photo, tally
 
 BANDS = ("10-16", "16-40", "40-80", ">80")
@@ -172,18 +174,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--overlay", type=Path, metavar="DIR", help="write annotated photos under DIR")
     parser.add_argument("--max-side", type=int, metavar="N",
                         help="shrink each photo whose longer side is over N pixels to N first (no smaller sizes after)")
+    parser.add_argument("--part", choices=PARTS, help="read only this part's photos (default: both)")
     args = parser.parse_args(argv if argv is not None else [])
     labels = load_labels()
+    sources = load_sources()
     photos = present(labels, args.photos)
     if not photos:
         print(f"no photos under {args.photos}: run python -m bench.real.build first")
         return
+    if args.part is not None:
+        photos = only_part(photos, sources, args.part)
     if __name__ == "__main__":
         print(describe())
     from bench.chosen_models import chosen_recognizer
 
     recognizer = chosen_recognizer()
-    sources = load_sources()
     print(f"{len(photos)} of {len(labels)} labelled photos present under {args.photos}, "
           f"{sum(len(label['cards']) for label, _ in photos)} cards, {len({label['source'] for label, _ in photos})} sources")
     started = time.time()

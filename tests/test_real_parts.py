@@ -79,3 +79,43 @@ def test_the_benchmark_prints_each_part_apart_and_the_whole_only_as_all(capsys):
     assert "a/steered" in steer_text and "b/reported" not in steer_text
     assert "over 1 photos" in report_text and "30.0 ms" in report_text
     assert "100.0 %" in steer_text.split("steer part, in all")[1].splitlines()[1]
+
+
+def test_one_part_alone_keeps_its_rows_in_order_and_nothing_of_the_other():
+    from bench.real.parts import only_part
+
+    sources = {"a/steered": {"part": STEER}, "b/reported": {"part": REPORT}, "c/old": {}}
+    rows = [({"source": source, "n": n}, None)
+            for n, source in enumerate(("a/steered", "b/reported", "a/steered", "c/old"))]
+    assert [label["n"] for label, _ in only_part(rows, sources, STEER)] == [0, 2]
+    assert [label["n"] for label, _ in only_part(rows, sources, REPORT)] == [1]
+
+
+def test_the_benchmark_asked_for_the_steer_part_never_reads_a_report_photo(tmp_path, monkeypatch, capsys):
+    import bench.bench_real as bench_real
+    import bench.chosen_models
+    from bench.real.build import folder_name
+
+    labels = [{"source": "a/steered", "path": "one.jpg", "cards": ["AS"], "band": "16-40", "scene": "table-many"},
+              {"source": "b/reported", "path": "two.jpg", "cards": ["KD"], "band": "40-80", "scene": "single-table"}]
+    for label in labels:
+        path = tmp_path / folder_name(label["source"]) / label["path"]
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"not read here")
+    read = []
+
+    def fake_read(recognizer, photos, overlay=None, max_side=None):
+        read.extend(label["source"] for label, _ in photos)
+        return [(label, score_photo(label["cards"], label["cards"])) for label, _ in photos], \
+            [1.0] * len(photos), [], 0
+
+    monkeypatch.setattr(bench_real, "load_labels", lambda: labels)
+    monkeypatch.setattr(bench_real, "load_sources",
+                        lambda: {"a/steered": {"part": STEER, "use": "eval"},
+                                 "b/reported": {"part": REPORT, "use": "eval"}})
+    monkeypatch.setattr(bench_real, "read_photos", fake_read)
+    monkeypatch.setattr(bench.chosen_models, "chosen_recognizer", lambda: object())
+    bench_real.main(["--photos", str(tmp_path), "--part", STEER, "--max-side", "100000"])
+    out = capsys.readouterr().out
+    assert read == ["a/steered"]
+    assert "== steer part" in out and "== report part" not in out and "b/reported" not in out

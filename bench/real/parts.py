@@ -34,3 +34,9 @@ def by_part(rows: list, sources: dict[str, dict], label_of=lambda row: row[0]) -
         grouped.setdefault(part_of(label_of(row)["source"], sources), []).append(row)
     order = [*PARTS, "unassigned"]
     return {part: grouped[part] for part in order if part in grouped}
+
+
+def only_part(rows: list, sources: dict[str, dict], part: str, label_of=lambda row: row[0]) -> list:
+    """The rows of one part alone, in their order: a change judged on the steer part is read without
+    the report part being read at all (`python -m bench.bench_real --part steer`)."""
+    return [row for row in rows if part_of(label_of(row)["source"], sources) == part]
