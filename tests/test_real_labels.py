@@ -161,3 +161,20 @@ def test_the_committed_labels_are_consistent():
         for card in photo.cards:
             assert card.card in photo.named and card.quad.shape == (4, 2)
             assert len(card.corners) == 2 and set(card.corners) <= {"shown", "unsure", "cut"}
+
+
+def test_a_labelled_photo_not_on_this_machine_is_named_before_any_training(tmp_path):
+    from models.training.corners import main
+    from models.training.real_views import missing_photos
+
+    quad = card_quad((100, 100), 140, 0)
+    photos = [LabelledPhoto("a/b", f"{name}.jpg", (200, 200), ["AS"],
+                            [LabelledCard("AS", quad, "hand", ["shown", "shown"])]) for name in ("here", "gone")]
+    (tmp_path / "a+b").mkdir()
+    cv2.imwrite(str(tmp_path / "a+b" / "here.jpg"), np.zeros((200, 200, 3), np.uint8))
+    assert missing_photos(tmp_path, photos) == ["a/b:gone.jpg"]
+    assert missing_photos(tmp_path, photos[:1]) == []
+    # the committed labels against an empty folder: refused, before a scene is rendered
+    assert main(["--real-views-per-photo", "2", "--real-photos", str(tmp_path / "none"),
+                 "--cache", str(tmp_path / "cache")]) == 2
+    assert not (tmp_path / "cache").exists()

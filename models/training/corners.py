@@ -264,6 +264,15 @@ def export(net, out_dir: Path, threshold: float, extra: dict) -> tuple[Path, Pat
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.real_views_per_photo:
+        from models.training.real_views import missing_photos
+
+        missing = missing_photos(args.real_photos)
+        if missing:
+            print(f"{len(missing)} labelled real photos are not under {args.real_photos} (first: {missing[0]}): "
+                  "fetch the repositories models/MODEL_CARD.md names and run python -m bench.real.build, "
+                  "or train without them with --real-views-per-photo 0")
+            return 2
     import torch
 
     from models.training.corner_data import cached_build
