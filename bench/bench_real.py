@@ -86,12 +86,15 @@ def read_photos(recognizer, photos: list[tuple[dict, Path]], overlay: Path | Non
 
 
 def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their own size") -> None:
-    """Print each part's tables (report part first), then the whole set as "all" only. rows and times
-    are read_photos' (one time a row, in the same order)."""
-    for part, timed in by_part(list(zip(rows, times)), sources, lambda row: row[0][0]).items():
+    """Print each part's tables (report part first), then the whole set as "all" only, where rows hold
+    more than one part. rows and times are read_photos' (one time a row, in the same order)."""
+    parts = by_part(list(zip(rows, times)), sources, lambda row: row[0][0])
+    for part, timed in parts.items():
         print(f"== {TITLES.get(part, part + ': sources.json names no part for these sources')} ==")
         part_tables(part, [row for row, _ in timed], [ms for _, ms in timed], sources, sizes)
         print()
+    if len(parts) < 2:
+        return
     everything = tally(rows, lambda label: "all")
     print("== all: both parts together, fitted and unfitted figures mixed ==")
     for line in format_table("all", everything):
@@ -189,7 +192,8 @@ def main(argv: list[str] | None = None) -> None:
     from bench.chosen_models import chosen_recognizer
 
     recognizer = chosen_recognizer()
-    print(f"{len(photos)} of {len(labels)} labelled photos present under {args.photos}, "
+    print(f"{len(photos)} of {len(labels)} labelled photos present under {args.photos}"
+          + ("" if args.part is None else f" and in the {args.part} part") + ", "
           f"{sum(len(label['cards']) for label, _ in photos)} cards, {len({label['source'] for label, _ in photos})} sources")
     started = time.time()
     rows, times, unreadable, shrunk = read_photos(recognizer, photos, args.overlay, args.max_side)

@@ -119,3 +119,4 @@ def test_the_benchmark_asked_for_the_steer_part_never_reads_a_report_photo(tmp_p
     out = capsys.readouterr().out
     assert read == ["a/steered"]
     assert "== steer part" in out and "== report part" not in out and "b/reported" not in out
+    assert "== all" not in out and "in the steer part" in out
