@@ -39,4 +39,4 @@ def by_part(rows: list, sources: dict[str, dict], label_of=lambda row: row[0]) -
 def only_part(rows: list, sources: dict[str, dict], part: str, label_of=lambda row: row[0]) -> list:
     """The rows of one part alone, in their order: a change judged on the steer part is read without
     the report part being read at all (`python -m bench.bench_real --part steer`)."""
-    return [row for row in rows if part_of(label_of(row)["source"], sources) == part]
+    return by_part(rows, sources, label_of).get(part, [])

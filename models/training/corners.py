@@ -264,10 +264,13 @@ def export(net, out_dir: Path, threshold: float, extra: dict) -> tuple[Path, Pat
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    real_labels = None
     if args.real_views_per_photo:
+        from models.training.real_labels import load_corner_labels
         from models.training.real_views import missing_photos
 
-        missing = missing_photos(args.real_photos)
+        real_labels = load_corner_labels()
+        missing = missing_photos(args.real_photos, real_labels)
         if missing:
             print(f"{len(missing)} labelled real photos are not under {args.real_photos} (first: {missing[0]}): "
                   "fetch the repositories models/MODEL_CARD.md names and run python -m bench.real.build, "
@@ -296,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         from vision.corners import input_size
 
         views = with_real(views, build_real_views(args.real_photos, args.real_views_per_photo, args.seed,
-                                                  input_size(*FRAME), log=log))
+                                                  input_size(*FRAME), real_labels, log=log))
     names = list(scenes)
     held = np.isin(views.decks, [i for i, d in enumerate(names) if is_validation_deck(d)]) | (views.scenes % 10 == 0)
     train_ids, val_ids = np.flatnonzero(~held), np.flatnonzero(held)

@@ -135,8 +135,6 @@ def grown(region: np.ndarray, factor: float) -> np.ndarray:
 def build_real_crops(photos_root: Path, seed: int, labels: list[LabelledPhoto] | None = None,
                      finder=None, classifier=None, log=print) -> RealCrops:
     """The crops of every complete labelled photo found under photos_root."""
-    from bench.real.build import folder_name
-
     labels = load_corner_labels() if labels is None else labels
     rng = np.random.default_rng(seed + 77_000_011)
     crops: list[np.ndarray] = []
@@ -145,7 +143,7 @@ def build_real_crops(photos_root: Path, seed: int, labels: list[LabelledPhoto] |
     usable = [p for p in labels if p.complete]
     absent = 0
     for n, photo in enumerate(usable):
-        image = cv2.imread(str(photos_root / folder_name(photo.source) / photo.path), cv2.IMREAD_COLOR)
+        image = cv2.imread(str(photo.file_under(photos_root)), cv2.IMREAD_COLOR)
         if image is None:
             absent += 1
             continue

@@ -78,6 +78,12 @@ class LabelledPhoto:
     def complete(self) -> bool:
         return len(self.cards) == len(self.named)
 
+    def file_under(self, photos_root: Path) -> Path:
+        """Where `python -m bench.real.build` puts this photo under photos_root (.cache/real)."""
+        from bench.real.build import folder_name
+
+        return photos_root / folder_name(self.source) / self.path
+
     def to_dict(self) -> dict:
         return {"source": self.source, "path": self.path, "size": list(self.size), "named": self.named,
                 "complete": self.complete, "cards": [c.to_dict() for c in self.cards]}

@@ -98,24 +98,19 @@ def cut_view(image: np.ndarray, shown: list[np.ndarray], unsure: list[np.ndarray
 def missing_photos(photos_root: Path, labels: list[LabelledPhoto] | None = None) -> list[str]:
     """The complete labelled photos ('owner/name:path') not under photos_root: a detector asked to learn
     from real photos refuses to train without them rather than train on fewer than asked."""
-    from bench.real.build import folder_name
-
     labels = load_corner_labels() if labels is None else labels
-    return [f"{p.source}:{p.path}" for p in labels
-            if p.complete and not (photos_root / folder_name(p.source) / p.path).is_file()]
+    return [f"{p.source}:{p.path}" for p in labels if p.complete and not p.file_under(photos_root).is_file()]
 
 
 def build_real_views(photos_root: Path, views_per_photo: int, seed: int, out_size: tuple[int, int],
                      labels: list[LabelledPhoto] | None = None, log=print) -> RealViews:
     """views_per_photo views of every complete labelled photo found under photos_root."""
-    from bench.real.build import folder_name
-
     labels = load_corner_labels() if labels is None else labels
     rng = np.random.default_rng(seed + 91_000_003)
     images, corners, unsure, photos, absent = [], [], [], [], 0
     usable = [p for p in labels if p.complete]
     for n, photo in enumerate(usable):
-        image = cv2.imread(str(photos_root / folder_name(photo.source) / photo.path), cv2.IMREAD_COLOR)
+        image = cv2.imread(str(photo.file_under(photos_root)), cv2.IMREAD_COLOR)
         if image is None:
             absent += 1
             continue
