@@ -187,6 +187,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.part is not None:
         photos = only_part(photos, sources, args.part)
+        if not photos:
+            print(f"no photo of the {args.part} part under {args.photos}: run python -m bench.real.build first")
+            return
     if __name__ == "__main__":
         print(describe())
     from bench.chosen_models import chosen_recognizer

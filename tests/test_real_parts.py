@@ -120,3 +120,23 @@ def test_the_benchmark_asked_for_the_steer_part_never_reads_a_report_photo(tmp_p
     assert read == ["a/steered"]
     assert "== steer part" in out and "== report part" not in out and "b/reported" not in out
     assert "== all" not in out and "in the steer part" in out
+
+
+def test_a_part_with_no_photo_present_says_so_and_reads_nothing(tmp_path, monkeypatch, capsys):
+    import bench.bench_real as bench_real
+    from bench.real.build import folder_name
+
+    labels = [{"source": "a/steered", "path": "one.jpg", "cards": ["AS"], "band": "16-40", "scene": "table-many"}]
+    path = tmp_path / folder_name("a/steered") / "one.jpg"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not read here")
+
+    def no_read(*args, **kwargs):
+        raise AssertionError("nothing should be read")
+
+    monkeypatch.setattr(bench_real, "load_labels", lambda: labels)
+    monkeypatch.setattr(bench_real, "load_sources", lambda: {"a/steered": {"part": STEER, "use": "eval"}})
+    monkeypatch.setattr(bench_real, "read_photos", no_read)
+    bench_real.main(["--photos", str(tmp_path), "--part", REPORT])
+    out = capsys.readouterr().out
+    assert out.startswith("no photo of the report part under") and "==" not in out
