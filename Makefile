@@ -25,14 +25,19 @@ bench: $(STAMP)
 # whole-card network, trained on the same render) and models/corners.onnx + corners.json (the index-corner
 # detector) from the SVG card decks and system fonts; see models/MODEL_CARD.md for the time.
 # The Debian packages it needs (decks, rsvg-convert, fonts) are listed by models/training/apt.py.
+# The detector also learns from views of the licensed real photos (models/MODEL_CARD.md), which
+# bench.real.build copies out of their fetched repositories; where they are missing it names them and
+# stops before any training, and REAL_VIEWS=0 trains it on rendered views alone.
+REAL_VIEWS ?= 4
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
 	@missing="$$($(BIN)/python -m models.training.apt)"; if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; \
 	  else echo "make model needs the card decks, rsvg-convert and fonts; run:"; \
 	    echo "  sudo apt-get install $$missing"; exit 2; fi; fi
+	-$(BIN)/python -m bench.real.build
+	$(BIN)/python -m models.training.corners --real-views-per-photo $(REAL_VIEWS)
 	$(BIN)/python -m models.training
-	$(BIN)/python -m models.training.corners
 
 # Install and run Muggins in an emulated arm64 Debian root, as on a Raspberry Pi (hardware/arm64/check.sh):
 # as root. The first run makes the root and installs on it bare (about 35 minutes here); later runs install
