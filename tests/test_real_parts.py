@@ -140,3 +140,14 @@ def test_a_part_with_no_photo_present_says_so_and_reads_nothing(tmp_path, monkey
     bench_real.main(["--photos", str(tmp_path), "--part", REPORT])
     out = capsys.readouterr().out
     assert out.startswith("no photo of the report part under") and "==" not in out
+
+
+def test_the_build_says_how_to_get_a_repository_it_has_no_clone_of(tmp_path):
+    from bench.real.build import build
+
+    labels = [{"source": "a/steered", "path": "one.jpg", "cards": ["AS"]}]
+    said = []
+    counts = build(tmp_path / "mirrors", tmp_path / "out", labels, {"a/steered": {"commit": "0" * 40}}, log=said.append)
+    assert counts == {"written": 0, "present": 0, "missing": 1}
+    assert len(said) == 1 and "git clone https://github.com/a/steered" in said[0]
+    assert str(tmp_path / "mirrors" / "a+steered" / "repo") in said[0]

@@ -87,8 +87,8 @@ def build(mirror_root: Path, out: Path, labels: list[dict], sources: dict[str, d
             continue
         gitdir = git_dir(mirror_root, repo)
         if gitdir is None:
-            log(f"{repo}: no mirror under {mirror_root}; fetch github:{repo} with the search tool's fetch, "
-                f"then run again ({len(todo)} photos skipped)")
+            log(f"{repo}: no mirror under {mirror_root}; clone it there (git clone https://github.com/{repo} "
+                f"{mirror_root / folder_name(repo) / 'repo'}), then run again ({len(todo)} photos skipped)")
             counts["missing"] += len(todo)
             continue
         lost = 0
