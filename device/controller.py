@@ -163,7 +163,7 @@ class Controller:
         """Changes of the stable table (ZoneEvents) and the table as it now stands."""
         self.table = table
         for change in self._play.in_turn_order(changes):
-            self._guarded(self._play.on_change, change)
+            self._guarded(self._play.on_change, change, table)
         self._guarded(self._settle)
         return self._commit(step)
 
@@ -206,6 +206,7 @@ class Controller:
 
     def _settle(self) -> None:
         """What follows by itself from the table as it stands: a new deal, a hand to show, an auto count."""
+        self._play.release_held(self.table)
         for _ in range(8):  # each pass may open the next count; a round has at most 5 counts
             before = len(self.pending)
             if self.game.phase == "deal" and not self.game.is_over:

@@ -5,6 +5,12 @@ after a go) is remembered by the game, never un-played. A card the rules refuse 
 wrong leader, a card already played) gets a notice saying what is wrong and is left for the player
 to take back (in five-card's one count a card past 31 may instead be laid for the show); it is tried
 again only when it is placed again.
+
+Go is read from the order of the plays, so a card laid out of turn means the players it passes over
+said go. Not while one of those players has a card in their seat that could not be read: that card
+may be their play. Such a card is held, the unread card named, and played once that seat holds no
+unread card (read at last, or taken away). A held card is not journaled: after a restart it is
+played only when placed again.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ class PlayPhase:
 
     def __init__(self, game: Game, seating: Seating, step: Step):
         self.game, self.seating, self.step = game, seating, step
+        self.held: list[tuple[str, str, Card]] = []  # (player, zone, card) waiting on an unread card
 
     def in_turn_order(self, changes: Iterable[ZoneEvent]) -> list[ZoneEvent]:
         """Changes in the order the table most likely saw them.
@@ -58,8 +65,8 @@ class PlayPhase:
 
         return sorted(changes, key=rank)  # stable: same-seat cards keep the tracker's order
 
-    def on_change(self, change: ZoneEvent) -> None:
-        """One change of the stable table."""
+    def on_change(self, change: ZoneEvent, table: Table) -> None:
+        """One change of the stable table (table: the table as it stands after this step's changes)."""
         if self.game.is_over:
             return
         if change.kind == UNREADABLE:
@@ -69,7 +76,9 @@ class PlayPhase:
                 change.card, (self._place(change.zone), self._place(change.other_zone or change.zone)),
                 change.zone))
         elif change.kind == APPEARED and change.card is not None:
-            self._card_appeared(change.zone, change.card)
+            self._card_appeared(change.zone, change.card, table)
+            if self.held:  # laid before any card still to come in this step: they follow it at once
+                self.release_held(table)
 
     def on_go(self, event: PanelEvent) -> None:
         """A Go button (seat number in event.player)."""
@@ -84,6 +93,20 @@ class PlayPhase:
             return
         self.step.act(self.game.say_go, player)
 
+    def release_held(self, table: Table) -> None:
+        """Play the held cards still on the table, in the order they were laid, where no seat they
+        would pass over holds an unread card any more (each is held again otherwise)."""
+        held, self.held = self.held, []
+        if self.game.phase != "play":
+            return
+        for player, zone, card in held:
+            if card not in table.in_zone(zone):
+                continue  # taken back while held
+            if self._unread_seat_passed_over(player, table) is not None:
+                self.held.append((player, zone, card))  # still waiting; the unread card was named once
+            else:
+                self._play_card(player, zone, card, table)
+
     def start_round_when_clear(self, table: Table) -> None:
         """Between deals: once the last round's cards (or the cut) are gathered, the next deal begins."""
         if any(table.cards.get(z) for z in table.cards) or any(table.unreadable.get(z) for z in table.unreadable):
@@ -94,7 +117,20 @@ class PlayPhase:
     def _place(self, zone: str) -> str:
         return self.seating.place_words(zone, self.game.dealer)
 
-    def _card_appeared(self, zone: str, card: Card) -> None:
+    def _unread_seat_passed_over(self, player: str, table: Table) -> str | None:
+        """The seat zone of a player whose turn comes before player's and who has an unread card
+        there: a card laid now would be read as that player's go, and the unread card may be a play."""
+        players, turn = self.game.players, self.game.turn
+        if turn not in players or turn == player:
+            return None
+        first, seat = players.index(turn), players.index(player)
+        for k in range((seat - first) % len(players)):
+            zone = self.seating.zone_of(players[(first + k) % len(players)])
+            if zone is not None and table.unreadable.get(zone, 0):
+                return zone
+        return None
+
+    def _card_appeared(self, zone: str, card: Card, table: Table) -> None:
         game, phase = self.game, self.game.phase
         player = self.seating.player_at(zone)
         if phase == "cut":
@@ -108,14 +144,21 @@ class PlayPhase:
                     "not-now", f"Turn the starter first, {player}: the play starts after it.", zone))
         elif phase == "play":
             if player is not None:
-                self._play_card(player, zone, card)
+                self._play_card(player, zone, card, table)
         # at the show whole zones are read (ShowPhase.settle), not single cards
 
-    def _play_card(self, player: str, zone: str, card: Card) -> None:
-        """A card in player's seat during the play: a play, or a mistake said aloud."""
+    def _play_card(self, player: str, zone: str, card: Card, table: Table) -> None:
+        """A card in player's seat during the play: a play, a card held while a player it would pass
+        over has an unread card, or a mistake said aloud."""
         game = self.game
         if card in game.played(player):
             return  # seen again (turned back up, or a flicker of the tracker): already played
+        unread = self._unread_seat_passed_over(player, table)
+        if unread is not None:
+            if (player, zone, card) not in self.held:
+                self.held.append((player, zone, card))
+            self.step.notice(trouble.unreadable(self._place(unread), unread))
+            return
         try:
             game.verify_play(player, card)
         except IllegalPlayError as exc:

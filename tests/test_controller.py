@@ -6,10 +6,12 @@ North sits at seat:0, South at seat:1. In most tests North deals, so South leads
 from __future__ import annotations
 
 from cribbage import events as ev
+from cribbage.cards import Card
 from device import device_events as dev
 from device.config import GameConfig
 from device.controller import Controller
 from device.journal import Journal
+from vision.zone_events import ZoneEvent
 
 from controller_helpers import Table
 
@@ -125,6 +127,64 @@ def test_an_unreadable_card_is_said_and_never_pegged(tmp_path):
     assert t.game.state() == before
     t.blur("seat:0")            # said once, not nagged while nothing changes
     assert t.notices().count("unreadable") == 1
+
+
+def fifteen_then_south_unread(t: Table):
+    """South leads 5S, North 10D for fifteen two; then South lays a card the camera cannot read."""
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:1", "5S")
+    t.put("seat:0", "TD")
+    t.blur("seat:1")
+
+
+def test_no_go_is_inferred_while_the_player_passed_over_has_a_card_unread(tmp_path):
+    t = Table(tmp_path)
+    fifteen_then_south_unread(t)
+    t.put("seat:0", "6H")       # North again: South's unread card may be South's play, not a go
+    assert t.game.played("North") == (Card.parse("TD"),) and t.game.count == 15
+    assert "GoSaid" not in t.types() and t.notices()[-1] == "unreadable"
+    t.unreadable["seat:1"] = 0  # the unread card is read at last: the 5C
+    t.put("seat:1", "5C")
+    assert [str(c) for c in t.game.played("South")] == ["5S", "5C"]
+    assert [str(c) for c in t.game.played("North")] == ["TD", "6H"]
+    assert t.game.count == 26 and "GoSaid" not in t.types()
+    assert t.said()[-2:] == ["Twenty.", "Twenty-six."]
+
+
+def test_a_held_card_comes_before_the_cards_seen_with_the_unread_one(tmp_path):
+    t = Table(tmp_path)
+    fifteen_then_south_unread(t)
+    t.put("seat:0", "6H")       # held: South's card is unread
+    # one frame reads South's card (the 5C) and shows South's next one too (the AC): the 6H, laid
+    # before the AC, is played between them
+    t.unreadable["seat:1"] = 0
+    t.cards["seat:1"] += [Card.parse("5C"), Card.parse("AC")]
+    t.ctl.on_table([ZoneEvent("left", "seat:1", None, 0.0), ZoneEvent("appeared", "seat:1", Card.parse("5C"), 0.0),
+                    ZoneEvent("appeared", "seat:1", Card.parse("AC"), 0.0)], t.state())
+    assert [str(c) for c in t.game.played("South")] == ["5S", "5C", "AC"]
+    assert [str(c) for c in t.game.played("North")] == ["TD", "6H"]
+    assert t.game.count == 27 and "GoSaid" not in t.types()
+
+
+def test_a_held_card_is_played_as_laid_once_the_unread_card_is_taken_away(tmp_path):
+    t = Table(tmp_path)
+    fifteen_then_south_unread(t)
+    t.put("seat:0", "6H")
+    t.unreadable["seat:1"] = 0  # South picks the unread card up again: South said go after all
+    t.ctl.on_table([ZoneEvent("left", "seat:1", None, 0.0)], t.state())
+    assert [str(c) for c in t.game.played("North")] == ["TD", "6H"] and t.game.count == 21
+    assert "GoSaid" in t.types()
+
+
+def test_a_held_card_taken_back_is_never_played(tmp_path):
+    t = Table(tmp_path)
+    fifteen_then_south_unread(t)
+    t.put("seat:0", "6H")
+    t.take("seat:0", "6H")
+    t.unreadable["seat:1"] = 0
+    t.put("seat:1", "5C")
+    assert [str(c) for c in t.game.played("North")] == ["TD"] and t.game.count == 20
 
 
 def test_too_dark_is_said_once(tmp_path):
@@ -356,9 +416,6 @@ def test_a_misread_crib_card_re_placed_is_read_again_before_the_claim(tmp_path):
 
 
 def test_two_cards_read_in_the_same_frame_are_taken_in_turn_order(tmp_path):
-    from cribbage.cards import Card
-    from vision.zone_events import ZoneEvent
-
     t = Table(tmp_path)
     t.deal_to(0)
     t.put("centre", "4H")
