@@ -50,9 +50,14 @@ def load_sources(path: Path = SOURCES) -> dict[str, dict]:
         return {s["repo"]: s for s in json.load(f)}
 
 
+def mirror_of(mirror_root: Path, repo: str) -> Path:
+    """Where a repository's clone lies under the mirror root: <root>/<owner+name>/repo."""
+    return mirror_root / folder_name(repo) / "repo"
+
+
 def git_dir(mirror_root: Path, repo: str) -> Path | None:
     """The mirror's git directory: <root>/<owner+name>/repo/.git, or the bare <root>/<owner+name>/repo."""
-    base = mirror_root / folder_name(repo) / "repo"
+    base = mirror_of(mirror_root, repo)
     for candidate in (base / ".git", base):
         if (candidate / "HEAD").is_file() and (candidate / "objects").is_dir():
             return candidate
@@ -88,7 +93,7 @@ def build(mirror_root: Path, out: Path, labels: list[dict], sources: dict[str, d
         gitdir = git_dir(mirror_root, repo)
         if gitdir is None:
             log(f"{repo}: no mirror under {mirror_root}; clone it there (git clone https://github.com/{repo} "
-                f"{mirror_root / folder_name(repo) / 'repo'}), then run again ({len(todo)} photos skipped)")
+                f"{mirror_of(mirror_root, repo)}), then run again ({len(todo)} photos skipped)")
             counts["missing"] += len(todo)
             continue
         lost = 0
