@@ -464,26 +464,3 @@ def test_a_card_leaning_two_ways_is_not_read_whole():
     found = recognize_with([lone_card()], [row_of(Card.parse("9C").index, 0.95), row_of(Card.parse("6C").index, 0.6)],
                            threshold=0.99, whole_card=ScriptedWholeCard())
     assert len(found) == 1 and found[0].card is None
-
-
-def test_a_read_far_shorter_than_the_frames_other_cards_is_no_card():
-    # A pip or a printed flower read as a card at a small outline beside cards of the table's size.
-    cards = [Outline([box(0, 0, 140, 200)]), Outline([box(200, 0, 140, 200)]), Outline([box(200, 300, 28, 40)])]
-    found = recognize_with(cards, [row_of(5), row_of(9), row_of(30)])
-    assert sorted(str(r.card) for r in found) == ["2D", "3D"]
-
-
-def test_cards_of_somewhat_different_sizes_are_all_read():
-    # Nearer the camera, or seen obliquely: within SMALLER_THAN_THE_OTHERS of each other.
-    cards = [Outline([box(0, 0, 140, 200)]), Outline([box(200, 0, 140, 200)]), Outline([box(200, 300, 63, 90)])]
-    found = recognize_with(cards, [row_of(5), row_of(9), row_of(30)])
-    assert sorted(str(r.card) for r in found) == ["2D", "3D", "8H"]
-
-
-def test_a_small_outline_left_unread_is_still_reported():
-    # Only a read is judged by its size: an unread card stays a card seen but not read.
-    quad = box(200, 300, 28, 40)
-    cards = [Outline([box(0, 0, 140, 200)]), Outline([box(200, 0, 140, 200)]),
-             Outline([quad, np.roll(quad, -2, axis=0)])]
-    found = recognize_with(cards, [row_of(5), row_of(9), row_of(30), row_of(31)])
-    assert sorted(str(r.card) for r in found) == ["2D", "3D", "None"]

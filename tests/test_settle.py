@@ -1,10 +1,10 @@
 """The settle stage's own rules (vision.settle), on reports built by hand: a corner found alone inside
-a whole card, a read far smaller than the frame's others, and the order the whole stage runs them in."""
+a whole card, and the order the whole stage runs them in."""
 
 import numpy as np
 
 from cribbage.cards import Card
-from vision.settle import drop_small_reads, on_another_card, settle
+from vision.settle import on_another_card, settle
 from vision.types import Recognition
 
 
@@ -21,17 +21,6 @@ def test_a_read_inside_a_whole_card_of_another_card_is_its_print():
     assert on_another_card(rec("4H", upright(30, 40, 20, 29)), [whole])
     assert not on_another_card(rec("7H", upright(30, 40, 20, 29)), [whole])  # its own index again
     assert not on_another_card(rec("4H", upright(150, 40, 20, 29)), [whole])  # beside it, not on it
-
-
-def test_a_read_far_shorter_than_the_frames_other_reads_is_no_card():
-    cards = [rec("2D", upright(0, 0)), rec("3D", upright(100, 0)), rec("8H", upright(200, 0))]
-    pip = rec("AS", upright(300, 0, 10, 14))
-    assert drop_small_reads(cards + [pip]) == cards
-    nearer = rec("AS", upright(300, 0, 30, 43))  # within 2.5 times the others: a card nearer the camera
-    assert drop_small_reads(cards + [nearer]) == cards + [nearer]
-    unread = rec(None, upright(300, 0, 10, 14))  # only reads are judged by size
-    assert drop_small_reads(cards + [unread]) == cards + [unread]
-    assert drop_small_reads([pip]) == [pip]  # nothing to compare with
 
 
 def test_settle_drops_a_lone_corner_read_on_a_whole_card_but_not_the_finders_own_outline():

@@ -10,8 +10,7 @@ In order:
   row, laid a little apart, overlap that much;
 - two reads of different cards each at an index on the other's outline are cut larger, and one that
   changes loses to one that holds (vision.contradictions);
-- the reports left of one physical card are joined into one (vision.one_card);
-- a read whose outline is far shorter than the frame's other cards is no card (drop_small_reads).
+- the reports left of one physical card are joined into one (vision.one_card).
 The same card at two places is still reported twice (two decks, or a misread: the controller decides).
 """
 
@@ -24,14 +23,13 @@ import numpy as np
 
 from vision.contradictions import settle_contradictions
 from vision.crops import index_centre
-from vision.one_card import area, index_on, long_side, one_report_per_card, overlap
+from vision.one_card import area, index_on, one_report_per_card, overlap
 from vision.types import Recognition
 
 OVERLAP_IOU = 0.5          # two outlines this much alike are the same card ...
 CORNERS_APART = 0.3        # ... unless read as two cards at corners this share of a card's length apart,
 INDEXES_APART = 0.1        # or at nearer corners whose index crops' centres lie this share apart (a
 #                            suit spread tight shows strips an eighth of a card's length wide)
-SMALLER_THAN_THE_OTHERS = 2.5  # a read this many times shorter than the frame's other reads is no card
 
 
 def settle(image: np.ndarray, classifier, cropper, found: Sequence[tuple[Recognition, bool]],
@@ -40,7 +38,7 @@ def settle(image: np.ndarray, classifier, cropper, found: Sequence[tuple[Recogni
     its candidate was a corner the detector found alone; `whole` are the cards read alike at two of
     their index corners."""
     kept = drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
-    return drop_small_reads(one_report_per_card(settle_contradictions(image, classifier, cropper, kept)))
+    return one_report_per_card(settle_contradictions(image, classifier, cropper, kept))
 
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -93,26 +91,6 @@ def same_place(a: Recognition, b: Recognition) -> bool:
     if not (index_on(a, b) or index_on(b, a)):
         return False
     return not (apart(a.quad[0], b.quad[2], CORNERS_APART) and apart(a.quad[2], b.quad[0], CORNERS_APART))
-
-
-def drop_small_reads(reports: list[Recognition]) -> list[Recognition]:
-    """The reports less the reads whose outline is SMALLER_THAN_THE_OTHERS times shorter than the
-    median of the frame's other reads.
-
-    Cards on one table are about one size in the frame, and a small outline inside or beside them is
-    print, not a card: on the real photographs, with the detector's threshold lowered to 0.2, the
-    spade pips of two cards and a printed flower were read as cards at 0.999 at outlines 2.9-3.8 times
-    shorter than the frame's cards, where every right read lies within 2.1 times of them (a card
-    held nearer the camera, an oblique photo, a covered card's outline).
-    """
-    lengths = [long_side(rec.quad) if rec.card is not None else None for rec in reports]
-    kept = []
-    for n, rec in enumerate(reports):
-        others = [length for m, length in enumerate(lengths) if m != n and length is not None]
-        if rec.card is not None and others and lengths[n] * SMALLER_THAN_THE_OTHERS < float(np.median(others)):
-            continue
-        kept.append(rec)
-    return kept
 
 
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
