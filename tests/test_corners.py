@@ -8,8 +8,8 @@ import pytest
 
 from models.training.corner_data import scene_view, targets
 from sim.render.scenes import make_scene
-from vision.corners import (DEFAULT_MODEL, PATCH_ZOOM, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit,
-                            card_length, card_sized, corner_candidates, decode, input_size, paired, patch_card, patch_window,
+from vision.corners import (DEFAULT_MODEL, STRIDE, ZOOM_MAX, CornerDetector, CornerFinder, CornerHit,
+                            card_length, corner_candidates, decode, input_size,
                             row_down, row_outlines, row_window, row_windows, rows_of, runs_with, sure_and_beside)
 from vision.errors import ModelError
 from vision.finder import Patch, find_cards
@@ -159,14 +159,13 @@ class RecordingDetector:
     threshold = 0.3
 
     def __init__(self, whole, enlarged):
-        self.whole, self.enlarged, self.windows, self.zooms = whole, enlarged, [], []
+        self.whole, self.enlarged, self.windows = whole, enlarged, []
 
     def detect(self, image):
         return list(self.whole)
 
-    def sure_in(self, image, window, zoom=None):
+    def sure_in(self, image, window):
         self.windows.append(window)
-        self.zooms.append(zoom)
         return list(self.enlarged)
 
 
@@ -186,99 +185,16 @@ def test_each_row_is_read_again_enlarged_and_its_corners_that_run_its_way_added(
     assert CornerFinder(RecordingDetector(row[:2], [along]), lambda image: []).corners(frame) == row[:2]  # no row
 
 
-def opposite(hit: CornerHit) -> CornerHit:
-    """The same card's other index corner (its quad starting two corners on)."""
-    return CornerHit(np.roll(hit.quad, -2, axis=0), hit.score)
-
-
-def test_a_patchs_window_reaches_past_it_by_part_of_its_length_and_stays_in_the_frame():
-    assert patch_window((100, 100, 200, 150), 1280, 720) == (40, 40, 260, 210)
-    assert patch_window((1200, 650, 1270, 715), 1280, 720) == (1158, 608, 1280, 720)
-
-
-def test_only_a_lone_cards_two_index_corners_make_a_pair():
-    a = card(100, 100)
-    b, stray = opposite(a), card(300, 100)
-    assert paired([a, stray, b]) == [a, b]
-    assert paired([a, stray]) == []
-    askew = CornerHit(b.quad + np.float32([20, 0]), 0.9)  # its far corner over 0.15 of a length off
-    assert paired([a, askew]) == []
-
-
-def test_a_card_found_in_a_patch_is_the_patchs_own_and_of_the_frames_size():
-    hit = card(100, 100)                         # 50 x 72 from (100, 100)
-    patch = (110.0, 110.0, 140.0, 160.0)         # its centre (125, 135) on the card
-    assert patch_card(hit, patch, None)
-    assert not patch_card(hit, (300.0, 110.0, 340.0, 160.0), None)     # a neighbour's patch
-    assert patch_card(hit, patch, 72 * 1.3) and patch_card(hit, patch, 72 / 1.3)
-    assert not patch_card(hit, patch, 72 * 1.5)                         # small cards on a back's print
-    assert not patch_card(hit, patch, 72 / 1.5)
-
-
-def test_a_patch_is_read_only_where_it_could_be_one_cards_face():
-    assert card_sized((0, 0, 60, 100), 100)
-    assert card_sized((0, 0, 120, 100), 100)        # a card turned: its box is up to its diagonal
-    assert not card_sized((0, 0, 130, 100), 100)    # a hand, a phone's screen, a sheet of paper
-    assert not card_sized((0, 0, 40, 45), 100)      # a scrap
-
-
 class PatchFinder(CornerFinder):
-    """The finder's part stood in for: no outlines, these bright patches (guess: whether their square
-    corners are offered too)."""
+    """The finder's part stood in for: no outlines, these bright patches."""
 
-    def __init__(self, detector, patches, guess=True, **kwargs):
+    def __init__(self, detector, patches, **kwargs):
         super().__init__(detector, **kwargs)
         self.patches = patches
-        self.guess = guess
 
     def outlines(self, image, card_length=None):
         self.card_length = card_length
         return [], list(self.patches)
-
-    def guessed_corners(self, patches, explained):
-        return super().guessed_corners(patches, explained) if self.guess else []
-
-
-def as_patch(box):
-    """A bright patch filling its box (x0, y0, x1, y1)."""
-    x0, y0, x1, y1 = box
-    return Patch(box, np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-
-
-def test_a_bright_patch_nothing_explains_is_read_again_enlarged_and_a_whole_card_there_offered():
-    lone = card(600, 300)
-    detector = RecordingDetector([], [lone, opposite(lone), card(900, 300)])
-    patch = (610.0, 310.0, 640.0, 360.0)
-    frame = np.zeros((720, 1280, 3), np.uint8)
-    found = PatchFinder(detector, [as_patch(patch)], guess=False)(frame)
-    assert detector.windows == [patch_window(patch, 1280, 720)] and detector.zooms == [PATCH_ZOOM]
-    (candidate,) = found  # the lone card read at both its corners; the corner alone at 900 not offered
-    assert len(candidate.quads) == 2 and not candidate.covered and candidate.by_corner
-    assert np.allclose(candidate.quads[0], lone.quad)
-    detector.windows.clear()
-    assert PatchFinder(detector, [as_patch(patch)], zoom_patches=False)(frame) == [] and detector.windows == []
-
-
-def test_a_patch_explained_by_an_outline_or_a_sure_corner_or_of_no_cards_size_is_not_read_again():
-    lone = card(600, 300)
-    detector = RecordingDetector([], [lone, opposite(lone)])
-    finder = PatchFinder(detector, [])
-    frame = np.zeros((720, 1280, 3), np.uint8)
-    patch = (610.0, 310.0, 640.0, 360.0)
-    outline = np.float32([[590, 290], [660, 290], [660, 380], [590, 380]])
-    assert finder.lone_cards(frame, [as_patch(patch)], [outline], []) == [] and detector.windows == []
-    assert finder.lone_cards(frame, [as_patch(patch)], [], [card(600, 300, score=0.5)]) == [] and detector.windows == []
-    # a faint corner there does not explain it, but is not offered twice
-    faint = card(600, 300, score=0.2)
-    assert finder.lone_cards(frame, [as_patch(patch)], [], [faint]) == [] and len(detector.windows) == 1
-    # a patch far larger than the frame's cards (a sure corner elsewhere 72 long): not read
-    detector.windows.clear()
-    assert finder.lone_cards(frame, [as_patch((100.0, 100.0, 300.0, 250.0))], [], [card(900, 500)]) == []
-    assert detector.windows == []
-    # two patches of one card: read once
-    detector.windows.clear()
-    assert len(finder.lone_cards(frame, [as_patch(patch), as_patch((615.0, 320.0, 645.0, 365.0))], [], [])) == 2
-    assert len(detector.windows) == 1
 
 
 def test_corner_candidates_pair_a_lone_cards_corners_and_leave_a_covered_one_alone():
@@ -405,12 +321,11 @@ def test_every_detected_corner_is_offered_after_the_finders_outlines():
     offered = [q for c in found[len(outlined):] for q in c.quads]
     hits = finder.corners(scene.image)
     outlines, patches = finder.outlines(scene.image)
-    lone = finder.lone_cards(scene.image, patches, [c.quad for c in outlines], hits)
     again = row_outlines(hits, finder.detector.threshold)
     sure = [h.quad for h in hits if h.score >= finder.detector.threshold]
-    guessed = finder.guessed_corners(patches, [c.quad for c in outlines] + sure + [h.quad for h in lone])
-    assert len(offered) == len(hits) + len(lone) + len(again) + len(guessed)
-    assert all(any(np.allclose(h.quad, q) for q in offered) for h in hits + lone + again + guessed)
+    guessed = finder.guessed_corners(patches, [c.quad for c in outlines] + sure)
+    assert len(offered) == len(hits) + len(again) + len(guessed)
+    assert all(any(np.allclose(h.quad, q) for q in offered) for h in hits + again + guessed)
     # ... including corners the finder's outlines already start at (these were once skipped)
     assert any(np.linalg.norm(h.quad[0] - q[0]) < 0.15 * h.length for h in hits for c in outlined for q in c.quads)
 

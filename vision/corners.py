@@ -25,13 +25,9 @@ Three helps for rows, where a card's strip shows little more than its index:
     enlarged up to ZOOM_MAX times, and the sure corners found there that run the row's way are
     added (`CornerFinder.corners`): the whole frame is shrunk to the model's input width (512
     pixels across), where a row's tight strips blur into each other.
-And one for lone cards the finder saw only as a ragged bright patch (a card on a fine check cloth,
-whose light squares fray its face's edge): each such patch that no outline or sure corner explains
-is read again PATCH_ZOOM times enlarged, and a card found there is offered when it is found at both
-its index corners, holds the patch's centre and is as long as the frame's other cards
-(`CornerFinder.lone_cards`, `patch_card`): a back printed with a fan of small cards shows their
-corners when enlarged. A patch still unexplained then (two cards laid overlapping, whose indices
-the detector missed) has its nearly square corners offered as index corners (vision.outline_corners).
+And one for cards laid overlapping whose indices the detector missed: a bright patch of the card
+finder's that no outline or sure corner explains has its nearly square corners offered as index
+corners (vision.outline_corners).
 
 The sure corners also tell the card finder how long this frame's cards are (`card_length`): a
 card-shaped blob of that length is one card, not a short row, and is spared the finder's row check.
@@ -81,12 +77,7 @@ ZOOM_MARGIN = 0.1        # its window reaches this share of a card's length past
 WINDOWS_SHARED = 0.5     # rows whose windows share this much of the smaller one are read in one;
 ZOOM_TURN = 45.0         # a sure corner found there is kept when its long side runs within this
 #                          many degrees of its row's (not a sideways index, not an edge across it)
-PATCH_ZOOM = 2.0         # a bright patch no card explains is read again this much enlarged,
-PATCH_MARGIN = 0.6       # in a window reaching this many of its longest extents past it;
-PATCH_SPAN = (0.5, 1.25)  # a patch is read only where its longest extent is this share of the frame's
-#                          other cards' length: half a face at least, a card's diagonal at most;
 CARD_LENGTH_HITS = 3     # sure corners needed to tell the finder the frame's card length
-PATCH_SIZE_SLACK = 0.35  # a card found there is within this |log| of the frame's other cards' length
 CORNER_OUTSIDE = 0.05    # a patch's square corner this share of a card's length outside every card
 #                          explained is guessed even where one holds the patch's centre
 
@@ -143,10 +134,10 @@ class CornerDetector:
         self._session = open_session(self.model_path, "corner model")
         self._input_name = self._session.get_inputs()[0].name
 
-    def outputs(self, image: np.ndarray, input_width: int | None = None) -> tuple[np.ndarray, tuple[float, float]]:
-        """The network's raw output for a BGR frame (7 x h x w), read at its model's input width or
-        at input_width, and the frame-to-input scales (x, y)."""
-        batch, scale = to_input(image, input_width or self.input_width)
+    def outputs(self, image: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+        """The network's raw output for a BGR frame (7 x h x w), read at its model's input width, and
+        the frame-to-input scales (x, y)."""
+        batch, scale = to_input(image, self.input_width)
         return self._session.run(None, {self._input_name: batch})[0][0], scale
 
     def detect(self, image: np.ndarray) -> list[CornerHit]:
@@ -154,14 +145,11 @@ class CornerDetector:
         out, scale = self.outputs(image)
         return sure_and_beside(decode(out, scale, min(WEAK, self.threshold)), self.threshold)
 
-    def sure_in(self, image: np.ndarray, window: tuple[int, int, int, int],
-                zoom: float | None = None) -> list[CornerHit]:
+    def sure_in(self, image: np.ndarray, window: tuple[int, int, int, int]) -> list[CornerHit]:
         """The sure corners in a window (x0, y0, x1, y1) of the frame, in frame pixels: read enlarged
-        to the model's input width, or `zoom` times as large as the whole frame is read."""
+        to the model's input width."""
         x0, y0, x1, y1 = window
-        width = None if zoom is None else \
-            max(16, int(round((x1 - x0) * zoom * self.input_width / image.shape[1] / 16)) * 16)
-        out, scale = self.outputs(image[y0:y1, x0:x1], width)
+        out, scale = self.outputs(image[y0:y1, x0:x1])
         shift = np.array([x0, y0], np.float32)
         return [CornerHit(hit.quad + shift, hit.score) for hit in decode(out, scale, self.threshold)]
 
@@ -333,15 +321,6 @@ def runs_with(hit: CornerHit, downs: Sequence[np.ndarray]) -> bool:
     return any(turn_between(hit.down, down) <= ZOOM_TURN for down in downs)
 
 
-def patch_window(box: tuple[float, float, float, float], width: int, height: int) -> tuple[int, int, int, int]:
-    """The window to read a bright patch again in: PATCH_MARGIN of its longest extent all round it
-    (a patch may be a card's face cut short by shade), clipped to the frame."""
-    x0, y0, x1, y1 = box
-    margin = PATCH_MARGIN * max(x1 - x0, y1 - y0)
-    return (int(max(0.0, x0 - margin)), int(max(0.0, y0 - margin)),
-            int(min(float(width), x1 + margin)), int(min(float(height), y1 + margin)))
-
-
 def explains(quads: Sequence[np.ndarray], box: tuple[float, float, float, float]) -> bool:
     """Whether some outline holds the patch's centre."""
     centre = ((box[0] + box[2]) / 2.0, (box[1] + box[3]) / 2.0)
@@ -355,22 +334,6 @@ def outside_all(point: np.ndarray, quads: Sequence[np.ndarray], margin: float) -
                for q in quads)
 
 
-def card_sized(box: tuple[float, float, float, float], typical: float) -> bool:
-    """Whether a patch could be one card's face, or most of it, where the frame's cards are
-    `typical` long (PATCH_SPAN): a hand, a phone's screen or a sheet of paper is often larger."""
-    extent = max(box[2] - box[0], box[3] - box[1])
-    return PATCH_SPAN[0] * typical <= extent <= PATCH_SPAN[1] * typical
-
-
-def patch_card(hit: CornerHit, box: tuple[float, float, float, float], typical: float | None) -> bool:
-    """Whether a corner found in a bright patch's window may be a card of its own there: its card
-    holds the patch's centre (it is the patch's card, not a neighbour's), and it is within
-    PATCH_SIZE_SLACK of the length of the frame's other cards and outlines (typical; None where
-    there are none): one camera sees one deck's cards, and their backs, at one size, where a back
-    printed with a fan of small cards shows, enlarged, cards half as long."""
-    return explains([hit.quad], box) and (typical is None or abs(math.log(hit.length / typical)) <= PATCH_SIZE_SLACK)
-
-
 def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
     return float(np.linalg.norm(np.asarray(a) - np.asarray(b))) <= SAME_CORNER * length
 
@@ -378,11 +341,6 @@ def near(a: np.ndarray, b: np.ndarray, length: float) -> bool:
 def opposite_ends(a: CornerHit, b: CornerHit) -> bool:
     """Whether two corners are one card's two index corners: each lies where the other puts its far end."""
     return near(b.quad[0], a.quad[2], a.length) and near(a.quad[0], b.quad[2], a.length)
-
-
-def paired(hits: Sequence[CornerHit]) -> list[CornerHit]:
-    """The corners found with their card's other index corner."""
-    return [hit for hit in hits if any(other is not hit and opposite_ends(hit, other) for other in hits)]
 
 
 def corner_candidates(hits: Sequence[CornerHit]):
@@ -412,14 +370,12 @@ class CornerFinder:
     """A finder (image -> Candidates): vision.finder's outlines, then the detector's corners."""
 
     def __init__(self, detector: CornerDetector | None = None,
-                 finder: Callable[[np.ndarray], Sequence] | None = None, *, zoom_rows: bool = True,
-                 zoom_patches: bool = True):
-        """finder: image -> Candidates, in place of vision.finder's (whose bright patches are then
-        not read again: only vision.finder reports them)."""
+                 finder: Callable[[np.ndarray], Sequence] | None = None, *, zoom_rows: bool = True):
+        """finder: image -> Candidates, in place of vision.finder's (whose bright patches then offer
+        no corners: only vision.finder reports them)."""
         self.detector = detector if detector is not None else CornerDetector()
         self.finder = finder
         self.zoom_rows = zoom_rows
-        self.zoom_patches = zoom_patches
 
     def outlines(self, image: np.ndarray, card_length: float | None = None) \
             -> tuple[list, list[tuple[float, float, float, float]]]:
@@ -444,36 +400,6 @@ class CornerFinder:
             hits = hits + [hit for hit in self.detector.sure_in(image, window) if runs_with(hit, downs)]
         return hits
 
-    def lone_cards(self, image: np.ndarray, patches: Sequence, outlines: Sequence[np.ndarray],
-                   hits: Sequence[CornerHit]) -> list[CornerHit]:
-        """The cards found in the window of each bright patch that neither an outline nor a sure
-        corner (nor a card found so far here) explains and that is of a card's size (`card_sized`),
-        read PATCH_ZOOM times enlarged: those found at both their index corners that may be the
-        patch's card (`patch_card`), their corners not already among hits."""
-        from vision.finder import typical_size
-
-        height, width = image.shape[:2]
-        known = list(hits)
-        explained = list(outlines) + [hit.quad for hit in hits if hit.score >= self.detector.threshold]
-        typical = None  # the frame's card length: worked out at the first patch nothing explains
-        found: list[CornerHit] = []
-        for box in (patch.box for patch in patches):
-            if explains(explained, box):
-                continue
-            if typical is None and explained:
-                typical = typical_size(explained)[0]
-            if typical is not None and not card_sized(box, typical):
-                continue
-            window = patch_window(box, width, height)
-            new = [hit for hit in self.detector.sure_in(image, window, PATCH_ZOOM)
-                   if patch_card(hit, box, typical)
-                   and not any(near(hit.quad[0], other.quad[0], hit.length) for other in known)]
-            new = paired(new)
-            found += new
-            known += new
-            explained += [hit.quad for hit in new]
-        return found
-
     def guessed_corners(self, patches: Sequence, explained: Sequence[np.ndarray]) -> list[CornerHit]:
         """The nearly square corners of each bright patch that nothing explains, and of any patch
         those lying outside every card explained (CORNER_OUTSIDE): offered as index corners of cards
@@ -495,11 +421,8 @@ class CornerFinder:
 
         hits = self.corners(image)
         outlined, patches = self.outlines(image, card_length(hits, self.detector.threshold))
-        lone, guessed = [], []
-        if self.zoom_patches:
-            lone = self.lone_cards(image, patches, [c.quad for c in outlined], hits)
-            sure = [hit.quad for hit in hits if hit.score >= self.detector.threshold]
-            guessed = self.guessed_corners(patches, [c.quad for c in outlined] + sure + [hit.quad for hit in lone])
+        sure = [hit.quad for hit in hits if hit.score >= self.detector.threshold]
+        guessed = self.guessed_corners(patches, [c.quad for c in outlined] + sure)
         again = [Candidate((hit.quad,), covered=True, score=hit.score, by_corner=True)
                  for hit in row_outlines(hits, self.detector.threshold) + guessed]
-        return outlined + corner_candidates(hits + lone) + again
+        return outlined + corner_candidates(hits) + again
