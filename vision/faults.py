@@ -15,7 +15,7 @@ from vision.errors import RecognitionFault, VisionError
 
 
 def fault_text(exc: BaseException) -> str:
-    """'ZeroDivisionError: float division by zero at row_recut.py:48': the fault and its innermost place."""
+    """'ZeroDivisionError: float division by zero at one_card.py:48': the fault and its innermost place."""
     where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
     place = f" at {Path(where.filename).name}:{where.lineno}" if where else ""
     return f"{type(exc).__name__}: {exc}{place}"

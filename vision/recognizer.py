@@ -12,8 +12,7 @@ wins; two readings that disagree (one confident, the other more likely than not 
 card seen but not read, never a guess; one read almost surely gets a second look (vision.second_look).
 Outlines whose every corner looks like "not a card" are dropped. A lone card (not covered) read, or
 almost read, at its index is then read whole as well (vision.whole_card): a second opinion from its
-pips that may refuse the index's read or confirm an almost-read number card. The detector's unread
-corners in a row are cut again with their read neighbours' sides (vision.row_recut).
+pips that may refuse the index's read or confirm an almost-read number card.
 
 Settle (vision.settle): the readings made into one report per physical card. A deck the players have
 taught it (vision.deck_reader) checks every report last.
@@ -29,7 +28,6 @@ from vision import second_look
 from vision.classifier import CardClassifier
 from vision.deck_reader import DeckReader
 from vision.one_card import side_lengths
-from vision.row_recut import recut_reads
 from vision.settle import settle
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
@@ -159,19 +157,7 @@ class Recognizer:
             if n_ends >= 2:
                 whole.append(rec)
             found.append((rec, by_corner))
-        found += [(rec, True) for rec in self.recut_row(image, candidates, readings)]
-        return settle(image, self.classifier, self.cropper, found, whole)
-
-    def recut_row(self, image: np.ndarray, candidates: list, readings: list) -> list[Recognition]:
-        """Cards read at the detector's unread corners cut again with the sides of the covered cards
-        read round them (vision.row_recut): a tight row, whose corners' own sides were guessed badly."""
-        rows = [rec for candidate, rec in zip(candidates, readings)
-                if rec is not None and rec.card is not None and getattr(candidate, "covered", False)]
-        unread = [np.asarray(candidate.quad[0], np.float32) for candidate, rec in zip(candidates, readings)
-                  if getattr(candidate, "by_corner", False) and (rec is None or rec.card is None)]
-        if not rows or not unread:
-            return []
-        return recut_reads(image, self.classifier, self.cropper, unread, rows)
+        return settle(found, whole)
 
     def read(self, image: np.ndarray, quads: list, probs: list, which: list[int]) -> None:
         """Classify the crops of the candidates numbered `which`, at each of their orderings (quads),

@@ -1,15 +1,13 @@
 """Settle: the readings of a frame's candidates made into one report per physical card.
 
 The read stage (vision.recognizer) leaves a reading per candidate: outlines, corners the detector found
-alone, and cards cut again in a row. Several of them are often one card, and some are no card at all.
+alone. Several of them are often one card, and some are no card at all.
 In order:
 - a corner found alone inside a whole card (read alike at two index corners) and read as another card
   is that card's own print seen askew, and is dropped (on_another_card);
 - two outlines covering the same place are one card, read before unread, then the surer (same_place,
   drop_overlaps), unless both are read, as different cards, at index corners apart: two cards of a
   row, laid a little apart, overlap that much;
-- two reads of different cards each at an index on the other's outline are cut larger, and one that
-  changes loses to one that holds (vision.contradictions);
 - the reports left of one physical card are joined into one (vision.one_card).
 The same card at two places is still reported twice (two decks, or a misread: the controller decides).
 """
@@ -21,7 +19,6 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from vision.contradictions import settle_contradictions
 from vision.crops import index_centre
 from vision.one_card import area, index_on, one_report_per_card, overlap
 from vision.types import Recognition
@@ -32,13 +29,12 @@ INDEXES_APART = 0.1        # or at nearer corners whose index crops' centres lie
 #                            suit spread tight shows strips an eighth of a card's length wide)
 
 
-def settle(image: np.ndarray, classifier, cropper, found: Sequence[tuple[Recognition, bool]],
-           whole: Sequence[Recognition]) -> list[Recognition]:
+def settle(found: Sequence[tuple[Recognition, bool]], whole: Sequence[Recognition]) -> list[Recognition]:
     """One report per physical card from a frame's readings: `found` pairs each reading with whether
     its candidate was a corner the detector found alone; `whole` are the cards read alike at two of
     their index corners."""
     kept = drop_overlaps([rec for rec, by_corner in found if not (by_corner and on_another_card(rec, whole))])
-    return one_report_per_card(settle_contradictions(image, classifier, cropper, kept))
+    return one_report_per_card(kept)
 
 
 def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
