@@ -31,7 +31,7 @@ class DeviceEvent:
 class Notice(DeviceEvent):
     """Something the players should put right, said and shown.
 
-    kind: 'unreadable', 'dark', 'duplicate', 'over-31', 'wrong-leader', 'wrong-player', 'wrong-cards',
+    kind: 'unreadable', 'too-few', 'dark', 'duplicate', 'over-31', 'wrong-leader', 'wrong-player', 'wrong-cards',
     'hand-differs', 'not-now', 'camera', 'clear-table', 'misread' ...; zone: the table zone it is about.
     """
 

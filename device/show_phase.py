@@ -32,6 +32,7 @@ class ShowPhase:
 
     def __init__(self, game: Game, seating: Seating, step: Step, *, auto: bool = False):
         self.game, self.seating, self.step, self.auto = game, seating, step, auto
+        self._short: tuple | None = None  # (count, cards) of a short count already asked about
 
     def settle(self, table: Table) -> None:
         """Show the count now due once its cards lie on the table; re-show a card re-placed; auto-claim."""
@@ -86,9 +87,14 @@ class ShowPhase:
                 self.step.notice(dev.Notice(
                     "not-now", f"I can't see {what}: turn it face up {self._place(zone)}.", zone))
                 return
+            owner, what = (game.dealer, "crib") if crib else (player, "hand")
+            if len(cards) < self._expected(crib) and self._short != (turn, cards):
+                # A card may lie unseen: asked first; the same cards pressed again are counted as they lie.
+                self._short = (turn, cards)
+                self.step.notice(trouble.too_few(owner, what, len(cards), self._expected(crib), zone))
+                return
             if len(cards) != self._expected(crib):  # counted as it lies: the rules decide the penalty
-                self.step.notice(trouble.wrong_number(game.dealer if crib else player, "crib" if crib else "hand",
-                                                      len(cards), self._expected(crib), zone))
+                self.step.notice(trouble.wrong_number(owner, what, len(cards), self._expected(crib), zone))
             if not self._show(player, crib, zone, cards):
                 return
         self.step.act(game.claim, int(event.value or 0))

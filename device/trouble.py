@@ -51,6 +51,14 @@ def wrong_number(player: str, what: str, have: int, want: int, zone: str | None)
                                  f"it should have {number_word(want)}.", zone)
 
 
+def too_few(player: str, what: str, have: int, want: int, zone: str | None) -> Notice:
+    """A count shown short: a card may lie unseen (covered, or missed by the camera), so the claim
+    waits for the counter to lay them apart or press again."""
+    return Notice("too-few", f"I see only {number_word(have)} card{'s' if have != 1 else ''} in {player}'s {what}; "
+                             f"it should have {number_word(want)}. Lay them apart so I can see each one, "
+                             f"or press again to count it as it lies.", zone)
+
+
 def hand_differs(player: str, shown: Iterable[Card], played: Iterable[Card], zone: str | None) -> Notice:
     extra = sorted(set(shown) - set(played))
     missing = sorted(set(played) - set(shown))

@@ -24,7 +24,7 @@ from device.device_events import Notice
 from sim.table_script import TableStep
 
 SEEING_NAME = "seeing.jsonl"
-UNREADABLE_NOTICE = "unreadable"  # device.trouble.unreadable's kind
+ASKS = ("unreadable", "too-few")  # device.trouble's notices asking the players to lay a card so it is seen
 
 
 @dataclass
@@ -51,8 +51,9 @@ def held_pairs(table) -> frozenset:
 
 
 def asks_in(records) -> int:
-    """The "move it into the light" notices among a step's records (the controller's, to be journaled)."""
-    return sum(isinstance(r, Notice) and r.kind == UNREADABLE_NOTICE for r in records)
+    """The notices asking to move a card into the light, or to lay a short count apart, among a step's
+    records (the controller's, to be journaled)."""
+    return sum(isinstance(r, Notice) and r.kind in ASKS for r in records)
 
 
 class Seeing:

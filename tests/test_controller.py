@@ -292,6 +292,40 @@ def test_a_shown_hand_that_is_not_the_cards_played(tmp_path):
     assert t.said()[-1].startswith("North's hand is not the cards North played")
 
 
+def crib_of_three(tmp_path):
+    """The hands counted and the crib turned up with one of its four cards unseen."""
+    t = show_round(Table(tmp_path))
+    t.claim(t.game.correct_count().total)
+    t.claim(t.game.correct_count().total)
+    t.put("seat:0", "AS", "AD", "8C")
+    return t
+
+
+def test_a_crib_claimed_short_is_asked_about_before_it_is_counted(tmp_path):
+    # A card may lie unseen (covered, or missed by the camera): no count and no penalty on a guess.
+    t = crib_of_three(tmp_path)
+    claims = t.types().count("ClaimPegged")
+    t.claim(2)
+    assert t.notices()[-1] == "too-few"
+    assert t.said()[-1] == ("I see only three cards in North's crib; it should have four. "
+                            "Lay them apart so I can see each one, or press again to count it as it lies.")
+    assert t.types().count("ClaimPegged") == claims and "PenaltyPegged" not in t.types()
+    t.put("seat:0", "QH")                        # laid apart: the fourth card is seen, and shown
+    assert t.types()[-1] == "HandShown"
+    t.claim(t.game.correct_count().total)
+    assert "PenaltyPegged" not in t.types() and t.types()[-1] == "ClaimPegged"
+
+
+def test_a_crib_claimed_short_twice_alike_is_counted_as_it_lies(tmp_path):
+    t = crib_of_three(tmp_path)
+    t.claim(2)
+    assert "PenaltyPegged" not in t.types() and t.notices()[-1] == "too-few"
+    t.claim(2)                                   # pressed again, the same three cards: as it lies
+    penalty = [r for r in t.spy.shown if isinstance(r, ev.PenaltyPegged)]
+    assert len(penalty) == 1 and penalty[0].kind == "wrong-cards"
+    assert t.types()[-1] == "ClaimPegged"
+
+
 def test_a_hand_with_too_many_cards(tmp_path):
     t = Table(tmp_path)
     t.deal_to(0)

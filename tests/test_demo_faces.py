@@ -316,3 +316,15 @@ def test_the_figures_kept_beside_the_journal_are_those_of_the_steps_journaled(tm
     assert sorted(again.steps) == [0, 1, 2, 3] and len(path.read_text().splitlines()) == 4
     assert again.totals() == {"cards_laid": 4, "read_at_first_sight": 0, "asked_to_move": 2, "misread": 0}
     assert Seeing.resumed(path, 0).totals()["cards_laid"] == 0 and path.read_text() == ""
+
+
+def test_the_asks_counted_are_to_move_a_card_into_the_light_or_lay_a_short_count_apart():
+    from device import trouble
+    from device.device_events import Notice
+    from sim.seeing import asks_in
+
+    records = [trouble.unreadable("in front of North", "seat:0"),
+               trouble.too_few("North", "crib", 3, 4, "seat:0"),
+               trouble.wrong_number("North", "crib", 5, 4, "seat:0"),
+               Notice("dark", "It's too dark to see the table.")]
+    assert asks_in(records) == 2
