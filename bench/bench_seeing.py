@@ -122,12 +122,13 @@ def real_face_folder(folder: Path) -> Path | None:
 
 
 def asks_journaled(state_dir: Path, dark: int) -> tuple[int, int]:
-    """(the "move it into the light" notices in the game's journal, those of the step that lays a card
-    in the dark)."""
+    """(the notices in the game's journal asking to move a card into the light or to lay a short count
+    apart, as the final line counts them; those of the step that lays a card in the dark)."""
     from device.journal import JOURNAL_NAME, read_entries
+    from sim.seeing import ASKS
 
     asks = [e for e in read_entries(state_dir / JOURNAL_NAME)
-            if e.event.get("type") == "Notice" and e.event.get("kind") == "unreadable"]
+            if e.event.get("type") == "Notice" and e.event.get("kind") in ASKS]
     return len(asks), sum(e.step == dark for e in asks)
 
 
