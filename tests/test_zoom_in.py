@@ -16,15 +16,12 @@ cut_as_is = lambda image, quad: np.asarray(quad)  # noqa: E731
 
 class ShapeClassifier(ScriptedClassifier):
     """Reads the card whose index corner the crop (here: its quad) starts at, when the quad is upright
-    and between `shortest` and `longest` card lengths long; "not a card" otherwise. `misread` maps a
-    corner to the card it is taken for at lengths of at least misread_from."""
+    and between `shortest` and `longest` card lengths long; "not a card" otherwise."""
 
-    def __init__(self, corners, shortest=90.0, longest=160.0, misread=None, misread_from=140.0):
+    def __init__(self, corners, shortest=90.0, longest=160.0):
         super().__init__([], threshold=0.99)
         self.corners = corners
         self.shortest, self.longest = shortest, longest
-        self.misread, self.misread_from = misread or {}, misread_from
-        self.asked: list[np.ndarray] = []
 
     def card_at(self, quad):
         down = quad[3] - quad[0]
@@ -33,13 +30,10 @@ class ShapeClassifier(ScriptedClassifier):
             return None
         for corner, card in self.corners.items():
             if np.linalg.norm(quad[0] - np.float32(corner)) < 3:
-                if corner in self.misread and length >= self.misread_from:
-                    return self.misread[corner]
                 return card
         return None
 
     def probabilities(self, quads):
-        self.asked += [np.asarray(q) for q in quads]
         rows = np.full((len(quads), 53), 0.0001)
         for row, quad in zip(rows, quads):
             card = self.card_at(np.asarray(quad))
