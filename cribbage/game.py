@@ -146,6 +146,13 @@ class Game(GameState):
     def can_play(self, player: str, card) -> bool:
         return self._can(self.verify_play, player, card)
 
+    def goes_implied(self, player: str, card) -> tuple[str, ...]:
+        """The players a play of this card by player would infer to have said go (see play): those
+        its turn passes over, or, where it leads a new count, all still in. Asks, changes nothing."""
+        self._require_phase("play", "cards are played after the starter, before the show")
+        gone, _ = self._play.goes_before(self._seat(player), _card(card))
+        return tuple(self._players[s] for s in gone)
+
     def play(self, player: str, card) -> tuple[ev.Event, ...]:
         """A card appears face up in player's seat. Go is inferred from the order of the plays."""
         self.verify_play(player, card)

@@ -6,9 +6,9 @@ wrong leader, a card already played) gets a notice saying what is wrong and is l
 to take back (in five-card's one count a card past 31 may instead be laid for the show); it is tried
 again only when it is placed again.
 
-Go is read from the order of the plays, so a card laid out of turn means the players it passes over
-said go. Not while one of those players has a card in their seat that could not be read: that card
-may be their play. Such a card is held, the unread card named, and played once that seat holds no
+Go is read from the order of the plays (Game.goes_implied): a card laid out of turn means the
+players it passes over said go, and one leading a new count that all still in did. Not while another
+of those players has a card in their seat that could not be read: that card may be their play. Such a card is held, the unread card named, and played once that seat holds no
 unread card (read at last, or taken away). A held card is not journaled: after a restart it is
 played only when placed again.
 """
@@ -102,7 +102,7 @@ class PlayPhase:
         for player, zone, card in held:
             if card not in table.in_zone(zone):
                 continue  # taken back while held
-            if self._unread_seat_passed_over(player, table) is not None:
+            if self._unread_seat_passed_over(player, card, table) is not None:
                 self.held.append((player, zone, card))  # still waiting; the unread card was named once
             else:
                 self._play_card(player, zone, card, table)
@@ -117,16 +117,12 @@ class PlayPhase:
     def _place(self, zone: str) -> str:
         return self.seating.place_words(zone, self.game.dealer)
 
-    def _unread_seat_passed_over(self, player: str, table: Table) -> str | None:
-        """The seat zone of a player whose turn comes before player's and who has an unread card
-        there: a card laid now would be read as that player's go, and the unread card may be a play."""
-        players, turn = self.game.players, self.game.turn
-        if turn not in players or turn == player:
-            return None
-        first, seat = players.index(turn), players.index(player)
-        for k in range((seat - first) % len(players)):
-            zone = self.seating.zone_of(players[(first + k) % len(players)])
-            if zone is not None and table.unreadable.get(zone, 0):
+    def _unread_seat_passed_over(self, player: str, card: Card, table: Table) -> str | None:
+        """The seat zone of another player this card would infer to have said go (Game.goes_implied)
+        who has an unread card there: it may be that player's play."""
+        for other in self.game.goes_implied(player, card):
+            zone = self.seating.zone_of(other)
+            if other != player and zone is not None and table.unreadable.get(zone, 0):
                 return zone
         return None
 
@@ -153,7 +149,7 @@ class PlayPhase:
         game = self.game
         if card in game.played(player):
             return  # seen again (turned back up, or a flicker of the tracker): already played
-        unread = self._unread_seat_passed_over(player, table)
+        unread = self._unread_seat_passed_over(player, card, table)
         if unread is not None:
             if (player, zone, card) not in self.held:
                 self.held.append((player, zone, card))

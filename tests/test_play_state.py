@@ -19,6 +19,16 @@ def test_go_is_inferred_when_a_player_plays_twice_in_a_row():
     assert g.count == 30 and g.turn == "Bob"
 
 
+def test_the_goes_a_play_would_imply_are_told_before_it_is_made():
+    g = at_play(("Ann", "Bob", "Cy"), "three-player", dealer="Cy")
+    g.play("Ann", "TC")
+    assert g.goes_implied("Bob", "KC") == () and g.goes_implied("Cy", "KC") == ("Bob",)
+    play_all(g, [("Bob", "TD"), ("Cy", "9C")])      # 29, Ann to play
+    assert g.goes_implied("Cy", "AC") == ("Ann", "Bob")
+    assert g.goes_implied("Ann", "5H") == ("Ann", "Bob", "Cy")   # 34 leads a new count: all still in went
+    assert g.count == 29 and g.turn == "Ann"            # asking changes nothing
+
+
 def test_a_player_who_said_go_cannot_add_so_their_next_card_leads_a_new_count():
     g = at_play()
     play_all(g, [("Bob", "TC"), ("Ann", "TD"), ("Bob", "9C"), ("Bob", "AC")])   # Ann went at 29
