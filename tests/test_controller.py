@@ -152,6 +152,23 @@ def test_no_go_is_inferred_while_the_player_passed_over_has_a_card_unread(tmp_pa
     assert t.said()[-2:] == ["Twenty.", "Twenty-six."]
 
 
+def test_no_new_count_is_led_while_a_player_still_in_has_a_card_unread(tmp_path):
+    t = Table(tmp_path)
+    t.deal_to(0)
+    t.put("centre", "4H")
+    t.put("seat:1", "5S")
+    t.put("seat:0", "TD")
+    t.put("seat:1", "KS")       # 25, North to play
+    t.blur("seat:1")            # South lays another card the camera cannot read
+    t.put("seat:0", "9H")       # 34 would lead a new count, inferring that South went: held
+    assert t.game.played("North") == (Card.parse("TD"),) and t.game.count == 25
+    assert "GoSaid" not in t.types() and t.notices()[-1] == "unreadable"
+    t.unreadable["seat:1"] = 0  # read at last: South's 5C makes 30, and the 9H then leads afresh
+    t.put("seat:1", "5C")
+    assert [str(c) for c in t.game.played("South")] == ["5S", "KS", "5C"]
+    assert [str(c) for c in t.game.played("North")] == ["TD", "9H"] and t.game.count == 9
+
+
 def test_a_held_card_comes_before_the_cards_seen_with_the_unread_one(tmp_path):
     t = Table(tmp_path)
     fifteen_then_south_unread(t)
