@@ -88,13 +88,14 @@ class ShowPhase:
                     "not-now", f"I can't see {what}: turn it face up {self._place(zone)}.", zone))
                 return
             owner, what = (game.dealer, "crib") if crib else (player, "hand")
-            if len(cards) < self._expected(crib) and self._short != (turn, cards):
+            want = self._expected(crib)
+            if len(cards) < want and self._short != (turn, cards):
                 # A card may lie unseen: asked first; the same cards pressed again are counted as they lie.
                 self._short = (turn, cards)
-                self.step.notice(trouble.too_few(owner, what, len(cards), self._expected(crib), zone))
+                self.step.notice(trouble.too_few(owner, what, len(cards), want, zone))
                 return
-            if len(cards) != self._expected(crib):  # counted as it lies: the rules decide the penalty
-                self.step.notice(trouble.wrong_number(owner, what, len(cards), self._expected(crib), zone))
+            if len(cards) != want:  # counted as it lies: the rules decide the penalty
+                self.step.notice(trouble.wrong_number(owner, what, len(cards), want, zone))
             if not self._show(player, crib, zone, cards):
                 return
         self.step.act(game.claim, int(event.value or 0))
