@@ -25,10 +25,7 @@ def whole_face_quad(face):
     return np.float32([[-0.5, -0.5], [w - 0.5, -0.5], [w - 0.5, h - 0.5], [-0.5, h - 0.5]])
 
 
-@pytest.mark.parametrize("deck", [pytest.param(deck, marks=pytest.mark.xfail(
-    strict=True, reason="reads xskat-french-large's pixel-font A of diamonds (twice) and A of hearts as "
-                        "eights at 0.9989-0.9999 (models/HISTORY.md, section 14)"))
-    if deck == "xskat-french-large" else deck for deck in HELD_OUT_DECKS])
+@pytest.mark.parametrize("deck", HELD_OUT_DECKS)
 def test_held_out_faces_are_read_right_or_refused_almost_never_wrong(classifier, deck):
     """Clean faces of decks never trained on, both index corners. Bounds are today's model's, with a
     little margin (see MODEL_CARD.md); the product target is no wrong read at all."""

@@ -485,25 +485,52 @@ def test_learning_refuses_each_bad_photo_saying_why(learning):
     assert reasons["jc-9.jpg"] == "not an image OpenCV can read"
 
 
-def test_a_card_filling_the_photo_its_edges_cut_is_learned(learning):
+def close_photo(recognizer) -> np.ndarray:
     """A phone held close over one card: the photo shows the card's face, cut a little inside its
-    edges on every side. The recognizer finds no card in it as it is; learning finds it inside a border."""
-    from vision.deck_learning import card_photo
+    edges on every side."""
     from vision.one_card import long_side
 
-    _, _, recognizer = learning
     image = photo(np.random.default_rng(7), [C("9S")], height=0.8, tilt=0.0)
     card = recognizer.recognize(image)
     assert [rec.card for rec in card] == [C("9S")]
     (x0, y0), (x1, y1) = card[0].quad.min(axis=0), card[0].quad.max(axis=0)
     cut = round(0.03 * long_side(card[0].quad))
-    close = np.ascontiguousarray(image[int(y0) + cut:int(y1) - cut, int(x0) + cut:int(x1) - cut])
-    assert recognizer.recognize(close) == []
-    learned = card_photo(recognizer, close, C("9S"))
+    return np.ascontiguousarray(image[int(y0) + cut:int(y1) - cut, int(x0) + cut:int(x1) - cut])
+
+
+def assert_learned_as_9s(recognizer, learned) -> None:
     probs = recognizer.classifier.probabilities(learned.crops[:1])[0]
     assert recognizer.classifier.cards[int(np.argmax(probs))] == C("9S")
     face = recognizer.whole_card.read_faces([learned.face])[0]
     assert int(np.argmax(face)) == class_of(C("9S"))
+
+
+def test_a_card_filling_the_photo_its_edges_cut_is_learned(learning):
+    """Whether the recognizer finds the close-cut card as it is or only inside a border, it is learned."""
+    from vision.deck_learning import card_photo
+
+    _, _, recognizer = learning
+    assert_learned_as_9s(recognizer, card_photo(recognizer, close_photo(recognizer), C("9S")))
+
+
+def test_a_card_found_in_no_outline_is_looked_for_inside_a_border(learning, monkeypatch):
+    """Where the photo as it is shows no card (here the recognizer is made to find none in it), learning
+    looks again with the photo inside a dark border, and learns the card found there."""
+    import vision.deck_learning as deck_learning
+
+    _, _, recognizer = learning
+    close = close_photo(recognizer)
+    looked_at = []
+    real = deck_learning.recognize_picture
+
+    def none_in_the_photo_as_it_is(rec, image):
+        looked_at.append(image.shape)
+        return [] if image.shape == close.shape else real(rec, image)
+
+    monkeypatch.setattr(deck_learning, "recognize_picture", none_in_the_photo_as_it_is)
+    learned = deck_learning.card_photo(recognizer, close, C("9S"))
+    assert looked_at[0] == close.shape and len(looked_at) == 2 and looked_at[1][0] > close.shape[0]
+    assert_learned_as_9s(recognizer, learned)
 
 
 @pytest.mark.xfail(strict=True, reason="the classifier trained without the reserved designs reads a QS in "
