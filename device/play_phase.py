@@ -8,9 +8,10 @@ again only when it is placed again.
 
 Go is read from the order of the plays (Game.goes_implied): a card laid out of turn means the
 players it passes over said go, and one leading a new count that all still in did. Not while another
-of those players has a card in their seat that could not be read: that card may be their play. Such a card is held, the unread card named, and played once that seat holds no
-unread card (read at last, or taken away). A held card is not journaled: after a restart it is
-played only when placed again.
+of those players has a card in their seat that could not be read: that card may be their play.
+Such a card is held, the unread card named, and played once that seat holds no unread card (read at
+last, or taken away). A held card is not journaled: after a restart it is played only when placed
+again.
 """
 
 from __future__ import annotations
