@@ -151,6 +151,16 @@ class HandShown(Event):
 
 
 @dataclass(frozen=True)
+class PlayCorrected(Event):
+    """Cards recorded as played by `player` were misread: `cards` are what the player really played,
+    each in its misread counterpart's place. Found at the show, from the hand as it lies; the play's
+    pegs stand (they were judged, and open to dispute, when the cards were played)."""
+    player: str
+    misread: tuple[Card, ...]
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
 class ClaimPegged(Event):
     """A count claimed and pegged. verdict: 'right', 'over' (corrected: the actual is pegged) or
     'under' (the claim is pegged; with muggins on, say nothing of `actual`: the opponent may take it)."""
@@ -219,7 +229,7 @@ class Undone(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in (
     GameStarted, CardCutForDeal, CutTied, DealerChosen, RoundStarted, ThreeForLast, StarterTurned,
-    HisHeels, GoSaid, CardPlayed, GoPegged, LastCard, PlayEnded, HandShown, ClaimPegged,
+    HisHeels, GoSaid, CardPlayed, GoPegged, LastCard, PlayEnded, HandShown, PlayCorrected, ClaimPegged,
     MissedPointsTold, MugginsTaken, RenegeFound, PenaltyPegged, GameWon, Undone)}
 
 

@@ -16,8 +16,8 @@ from dataclasses import replace
 from typing import Sequence
 
 from . import events as ev
-from .cards import JACK, Card, check_unique
-from .errors import CribbageError, DuplicateCardError, IllegalActionError, IllegalPlayError
+from .cards import JACK, Card, check_unique, parse_cards
+from .errors import CribbageError, DuplicateCardError, IllegalActionError, IllegalPlayError, InvalidCardError
 from .game_state import PHASES, GameState, Pegs
 from .show_score import ShowScore
 from .show_state import check_cards, check_crib_cards, count_of, order_error
@@ -32,6 +32,16 @@ class _GameOver(Exception):
 
 def _card(card) -> Card:
     return card if isinstance(card, Card) else Card.parse(card)
+
+
+def _cards(cards) -> tuple[Card, ...]:
+    """Several cards as parse_cards reads them ("3C 4S" or a list), a duplicate left to the caller."""
+    if isinstance(cards, Card):
+        return (cards,)
+    try:
+        return parse_cards(cards, unique=False)
+    except TypeError:
+        raise InvalidCardError(f"not a list of cards: {cards!r:.40}") from None
 
 
 class Game(GameState):
@@ -257,6 +267,48 @@ class Game(GameState):
 
     def _do_show(self, seat: int, cards: tuple[Card, ...]) -> None:
         self._emit(ev.HandShown(self._players[seat], cards, self._show.current.crib))
+
+    def verify_correct_play(self, player: str, misread, cards) -> None:
+        self._require_phase("show", "a card misread in the play is put right at the show, from the hand")
+        seat = self._seat(player)
+        misread, cards = _cards(misread), _cards(cards)
+        item = self._show.current
+        if item.crib or item.seat != seat:
+            raise IllegalActionError(f"{player}'s play is put right while {player}'s hand is due, before "
+                                     f"its claim: {order_error(self._show, self._players)}")
+        if not misread:
+            raise IllegalActionError("name the cards misread in the play")
+        if len(cards) != len(misread):
+            raise IllegalActionError(f"{len(misread)} card(s) misread, but {len(cards)} given in their place")
+        check_unique(misread)
+        check_unique(cards)
+        played = self._play.played[seat]
+        for card in misread:
+            if card not in played:
+                raise IllegalActionError(f"{player} is not recorded as playing {card}")
+        elsewhere = self._show.seen_elsewhere()
+        for card in cards:
+            if card in misread:
+                raise IllegalActionError(f"{card} is among the cards misread, not a card played in their place")
+            if card == self._starter:
+                raise DuplicateCardError(f"{card} is the starter: it cannot have been played", card)
+            for other, hand in enumerate(self._play.played):
+                if card in hand:
+                    who = "already" if other == seat else f"by {self._players[other]}"
+                    raise DuplicateCardError(f"{card} was played {who} this round", card)
+            if card in elsewhere:
+                raise DuplicateCardError(f"{card} was already seen in {elsewhere[card]} this round", card)
+
+    def can_correct_play(self, player: str, misread, cards) -> bool:
+        return self._can(self.verify_correct_play, player, misread, cards)
+
+    def correct_play(self, player: str, misread, cards) -> tuple[ev.Event, ...]:
+        """Cards recorded as played by player were misread: `cards` are what was really played, in the
+        same order. Found at the show from the hand as it lies; no peg moves (the play's points were
+        judged when the cards were played, and could have been disputed then)."""
+        self.verify_correct_play(player, misread, cards)
+        misread, cards = _cards(misread), _cards(cards)
+        return self._act(lambda: self._emit(ev.PlayCorrected(player, misread, cards)))
 
     def _check_shown_count(self, seat: int, cards: tuple[Card, ...]) -> None:
         """At the claim, when the cards are final: Hoyle's penalty for a wrong number of cards,

@@ -274,6 +274,9 @@ class GameState:
     def _on_HandShown(self, e: ev.HandShown) -> None:
         self._show.apply_shown(e.cards)
 
+    def _on_PlayCorrected(self, e: ev.PlayCorrected) -> None:
+        self._play.apply_correction(self._seat(e.player), e.misread, e.cards)
+
     def _on_ClaimPegged(self, e: ev.ClaimPegged) -> None:
         silent = e.actual - e.claimed if e.verdict == "under" and self._options.muggins else 0
         self._show.apply_claim(self._seat(e.player), silent)

@@ -46,6 +46,9 @@ def spoken(event: ev.Event, *, muggins: bool = True) -> str | None:
         if muggins:
             return f"{e.player} pegs {_n(e.claimed)}"
         return f"{_n(e.claimed)} claimed, {_n(e.actual)} in the {what}"
+    if isinstance(e, ev.PlayCorrected):
+        took = " and ".join(f"the {c.name} for the {m.name}" for m, c in zip(e.misread, e.cards))
+        return f"I took {took} in the play"
     if isinstance(e, ev.MissedPointsTold):
         return f"{e.player} missed {_n(e.points)}, and pegs them"
     if isinstance(e, ev.MugginsTaken):

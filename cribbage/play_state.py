@@ -164,6 +164,13 @@ class PlayState:
     def apply_end(self) -> None:
         self.ended = True
 
+    def apply_correction(self, seat: int, misread: tuple[Card, ...], cards: tuple[Card, ...]) -> None:
+        """Cards of this seat's misread in the play put right, each in its counterpart's place, so a
+        go's record of how many cards the player had played still holds."""
+        real = dict(zip(misread, cards))
+        self.played[seat] = [real.get(c, c) for c in self.played[seat]]
+        self.series = [(s, real.get(c, c) if s == seat else c) for s, c in self.series]
+
     def _reset(self) -> None:
         last = self.last
         self.series.clear()

@@ -107,6 +107,11 @@ def _hand_shown(e: ev.HandShown) -> str:
     return f"{e.player}'s {'crib' if e.crib else 'hand'}: {format_cards(e.cards)}"
 
 
+def _play_corrected(e: ev.PlayCorrected) -> str:
+    return (f"{e.player}'s play put right: {format_cards(e.cards)} played, misread as {format_cards(e.misread)}; "
+            f"the play's pegs stand")
+
+
 def _claim(e: ev.ClaimPegged) -> str:
     what = "crib" if e.crib else "hand"
     if e.verdict == "over":
@@ -167,9 +172,9 @@ _SHOWN = {
     ev.DealerChosen: _dealer, ev.RoundStarted: _round, ev.ThreeForLast: _three_for_last,
     ev.StarterTurned: _starter, ev.HisHeels: _heels, ev.GoSaid: _go_said, ev.CardPlayed: _card_played,
     ev.GoPegged: _go_pegged, ev.LastCard: _last_card, ev.PlayEnded: _play_ended,
-    ev.HandShown: _hand_shown, ev.ClaimPegged: _claim, ev.MissedPointsTold: _missed,
-    ev.MugginsTaken: _muggins, ev.RenegeFound: _renege, ev.PenaltyPegged: _penalty, ev.GameWon: _won,
-    ev.Undone: _undone,
+    ev.HandShown: _hand_shown, ev.PlayCorrected: _play_corrected, ev.ClaimPegged: _claim,
+    ev.MissedPointsTold: _missed, ev.MugginsTaken: _muggins, ev.RenegeFound: _renege,
+    ev.PenaltyPegged: _penalty, ev.GameWon: _won, ev.Undone: _undone,
 }
 
 _DEVICE_TEXTS = {

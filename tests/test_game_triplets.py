@@ -14,16 +14,18 @@ from cribbage.game import Game
 from cribbage.variants import VARIANTS
 
 ACTIONS = ("cut_for_deal", "set_dealer", "start_round", "turn_starter", "play", "say_go",
-           "end_play", "show", "claim", "muggins", "new_game", "undo")
+           "end_play", "show", "correct_play", "claim", "muggins", "new_game", "undo")
 
 
-def random_args(name, rng, players):
+def random_args(name, rng, players, game):
     player = rng.choice(players)
     card = str(rng.choice(FULL_DECK))
+    played = [str(c) for c in game.played(player)] or [card]   # a card misread must have been played
     return {
         "cut_for_deal": (player, card), "set_dealer": (player,), "start_round": (),
         "turn_starter": (card,), "play": (player, card), "say_go": (player,), "end_play": (),
         "show": (player, [str(c) for c in rng.sample(FULL_DECK, rng.choice((3, 4, 5)))]),
+        "correct_play": (player, [rng.choice(played)], [card]),
         "claim": (rng.randrange(0, 30),), "muggins": (player,), "new_game": (), "undo": (),
     }[name]
 
@@ -39,7 +41,7 @@ def test_can_agrees_with_verify_and_a_refused_action_changes_nothing(seed, varia
     rng = random.Random(data.draw(st.integers(0, 10**6)))
     for _ in range(5):
         name = rng.choice(ACTIONS)
-        args = random_args(name, rng, players)
+        args = random_args(name, rng, players, game)
         before, journal = game.state(), game.events
         can = getattr(game, "can_" + name)(*args)
         try:
