@@ -37,7 +37,7 @@ class Deal:
     dealer: str
     players: list[str]
     starter: str | None = None
-    plays: list[dict] = field(default_factory=list)     # CardPlayed, GoSaid, GoPegged, LastCard bodies
+    plays: list[dict] = field(default_factory=list)     # CardPlayed (put right), GoSaid, GoPegged, LastCard bodies
     shows: list[dict] = field(default_factory=list)     # {player, crib, cards, claim, missed_told, ...}
     disputes: list[dict] = field(default_factory=list)  # {player, crib, during: play|show, verdict}
     play_over: bool = False
@@ -204,6 +204,12 @@ def _into_deal(deal: Deal, kind: str, r: dict) -> None:
         deal.starter = r.get("card")
     elif kind in ("CardPlayed", "GoSaid", "GoPegged", "LastCard"):
         deal.plays.append(dict(r))
+    elif kind == "PlayCorrected":  # a card misread in the play, found at the show: the card played
+        real = dict(zip(r.get("misread") or [], r.get("cards") or []))
+        for play in deal.plays:
+            card = play.get("card")
+            if play["type"] == "CardPlayed" and play.get("player") == r.get("player") and card in real:
+                play["misread"], play["card"] = card, real[card]
     elif kind == "PlayEnded":
         deal.play_over = True
     elif kind == "HandShown":

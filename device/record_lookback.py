@@ -3,11 +3,14 @@ with the card a player held that would have pegged more at that moment (cribbage
 
 The cards a player held at each of their plays are those they played later in the deal and those
 shown in their hand: known once the play is over. Where the game ended in the play, only the cards
-played are known, and the look-back says so.
+played are known, and the look-back says so. A card misread in the play and put right at the show is
+looked back at as the card played, the count and points as pegged; where the cards as really played
+take a count past 31 (the device judged the card it read), no better play is looked for in that deal.
 """
 
 from __future__ import annotations
 
+from cribbage.errors import CribbageError
 from cribbage.review import better_plays
 from device.record_games import Deal, Game
 
@@ -19,14 +22,18 @@ def play_review(deal: Deal) -> list[dict]:
     hands = {p: [r["card"] for r in cards if r["player"] == p] for p in deal.players}
     for player, hand in shown.items():
         hands.setdefault(player, []).extend(c for c in hand if c not in hands[player])
-    betters = iter(better_plays([(r["player"], r["card"], bool(r.get("new_series"))) for r in cards], hands))
+    try:
+        betters = iter(better_plays([(r["player"], r["card"], bool(r.get("new_series"))) for r in cards], hands))
+    except CribbageError:  # a card put right at the show takes a count, as really played, past 31
+        betters = iter([None] * len(cards))
     gone: dict[str, set] = {p: set() for p in hands}
     rows = []
     for r in deal.plays:
         kind, player = r["type"], r.get("player")
         if kind == "CardPlayed":
             better = next(betters)
-            rows.append({"type": "card", "player": player, "card": r["card"], "count": r.get("count"),
+            rows.append({"type": "card", "player": player, "card": r["card"], "misread": r.get("misread"),
+                         "count": r.get("count"),
                          "points": r.get("points") or 0, "reasons": list(r.get("reasons") or []),
                          "new_series": bool(r.get("new_series")),
                          "held": [c for c in hands.get(player, ()) if c not in gone.get(player, ())],

@@ -182,6 +182,31 @@ def test_an_undone_card_is_left_out_and_counted():
     assert summary["covers"]["undone"] == 2 and summary["covers"]["in_progress"] == 1
 
 
+def test_a_card_misread_in_the_play_is_looked_back_at_as_put_right_unless_undone():
+    g = Game(("North", "South"))
+    g.set_dealer("North")
+    g.start_round()
+    g.turn_starter("4H")
+    for player, card in (("South", "5S"), ("North", "TD"), ("South", "5C"), ("North", "AS"),   # the 3C
+                         ("South", "KS"), ("North", "KC"), ("South", "7D"), ("North", "2C")):
+        g.play(player, card)
+    g.show("South", ["5S", "5C", "KS", "7D"])
+    g.claim(6)
+    g.correct_play("North", ["AS"], ["3C"])
+    (game,) = games_of([e.to_dict() for e in g.events], "j")
+    (deal,) = game.deals
+    assert [r["card"] for r in deal.plays if r.get("player") == "North" and "card" in r] == ["TD", "3C", "KC", "2C"]
+    play = look_back(game, 1)["play"]
+    first = next(r for r in play if r["type"] == "card" and r["player"] == "North")
+    assert set(first["held"]) == {"TD", "3C", "KC", "2C"}
+    row = next(r for r in play if r["type"] == "card" and r["card"] == "3C")
+    assert row["misread"] == "AS" and row["count"] == 21      # the count as pegged, on the card misread
+    assert all(r["better"] is None for r in play if r["type"] == "card")  # 5 10 5 3 K: 33, never judged
+    g.undo()
+    (game,) = games_of([e.to_dict() for e in g.events], "j")
+    assert "AS" in [r.get("card") for r in game.deals[0].plays] and game.undone == 1
+
+
 def digest(state_dir: Path) -> dict:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(state_dir.iterdir())}
 

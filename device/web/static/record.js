@@ -163,7 +163,9 @@ export function lookBack(deal) {
     const tr = el("tr", { class: "play-" + row.type.replace(" ", "-") });
     if (row.type === "card") {
       const made = row.points ? `${row.points} (${row.reasons.join(", ")})` : "";
-      tr.append(el("td", { text: row.player }), el("td", {}, cardChip(row.card)), el("td", { text: row.count }),
+      const card = el("td", {}, cardChip(row.card));
+      if (row.misread) card.append(` (read as ${row.misread})`);   // put right at the show
+      tr.append(el("td", { text: row.player }), card, el("td", { text: row.count }),
                 el("td", { text: made }));
       if (row.new_series) tr.classList.add("fresh");   // a fresh count starts here
       play.append(tr);
