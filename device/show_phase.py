@@ -5,7 +5,9 @@ shown as soon as its seat holds exactly the cards its player played; the crib wh
 (or, without one, the dealer's seat beside the dealer's hand) holds the crib's cards. Then the counter
 dials a claim and presses; the engine judges it (right / over / under). Muggins is taken from the
 panel; Dispute reads out the cards seen and the full breakdown. A misread card re-placed before the
-claim is shown again.
+claim is shown again. A hand that lies whole but is not the cards played may hold a card misread in
+the play: the claim pressed for it asks first, and pressed again puts the device's record of the play
+right and counts the hand as it lies.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class ShowPhase:
     def __init__(self, game: Game, seating: Seating, step: Step, *, auto: bool = False):
         self.game, self.seating, self.step, self.auto = game, seating, step, auto
         self._short: tuple | None = None  # (count, cards) of a short count already asked about
+        self._differs: tuple | None = None  # (count, cards) of a hand asked about as misread in the play
 
     def settle(self, table: Table) -> None:
         """Show the count now due once its cards lie on the table; re-show a card re-placed; auto-claim."""
@@ -70,7 +73,13 @@ class ShowPhase:
             if self.auto:
                 return
         if self.auto:
-            self.step.notice(dev.Notice("not-now", "I count the hands myself in auto mode."))
+            # The device claims each count itself, but only the players can say a hand that is not the
+            # cards played holds a card misread in the play: that press is answered as in manual mode.
+            misread = self._misread_play(table)
+            if misread is None:
+                self.step.notice(dev.Notice("not-now", "I count the hands myself in auto mode."))
+            elif misread == "corrected":
+                self.settle(table)
             return
         turn = game.show_turn
         if game.phase != "show" or turn is None:
@@ -94,11 +103,47 @@ class ShowPhase:
                 self._short = (turn, cards)
                 self.step.notice(trouble.too_few(owner, what, len(cards), want, zone))
                 return
+            if self._misread_play(table) == "asked":
+                return
             if len(cards) != want:  # counted as it lies: the rules decide the penalty
                 self.step.notice(trouble.wrong_number(owner, what, len(cards), want, zone))
             if not self._show(player, crib, zone, cards):
                 return
         self.step.act(game.claim, int(event.value or 0))
+
+    def _misread_play(self, table: Table) -> str | None:
+        """A claim pressed for a hand not yet shown that lies whole but is not the cards its player
+        played: a card may have been misread in the play and be read rightly now. Asked first
+        ("asked"); pressed again with the same cards seen, the device's record of the play is put right
+        (Game.correct_play, the play's pegs standing: "corrected"), so the hand can be shown as it
+        lies. None: no such hand, or one the record cannot be put right from."""
+        game = self.game
+        turn = game.show_turn
+        if game.phase != "show" or turn is None or turn[1] or self._is_shown():
+            return None
+        player = turn[0]
+        zone, cards = self._zone_cards(table, player, False)
+        if table.unreadable.get(zone, 0) or len(cards) != self._expected(False):
+            return None
+        try:
+            game.verify_show(player, tuple(sorted(cards)))
+            return None
+        except HandDiffersError as exc:
+            misread = exc.missing
+        except CribbageError:
+            return None
+        played = game.played(player)
+        real = tuple(sorted(c for c in cards if c not in played))
+        # A hand with cards left unplayed (five-card's one count) shows more cards never played than were
+        # misread: which one was played cannot be told, so the record is not put right on a guess.
+        if len(real) != len(misread) or not game.can_correct_play(player, misread, real):
+            return None
+        if self._differs != (turn, cards):
+            self._differs = (turn, cards)
+            self.step.notice(trouble.hand_differs(player, tuple(sorted(cards)), played, zone, ask=True))
+            return "asked"
+        self.step.act(game.correct_play, player, misread, real)
+        return "corrected"
 
     def on_muggins(self, event: PanelEvent) -> None:
         """A Muggins button: event.player is the side whose button it is."""
@@ -202,7 +247,8 @@ class ShowPhase:
         try:
             game.verify_show(player, ordered)
         except HandDiffersError:
-            self.step.notice(trouble.hand_differs(player, ordered, game.played(player), zone))
+            asked = self._differs == (game.show_turn, frozenset(cards))  # said again as asked, not plainer
+            self.step.notice(trouble.hand_differs(player, ordered, game.played(player), zone, ask=asked))
             return False
         except IllegalActionError as exc:
             self.step.notice(trouble.refused(str(exc), zone))

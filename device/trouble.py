@@ -59,7 +59,10 @@ def too_few(player: str, what: str, have: int, want: int, zone: str | None) -> N
                              f"or press again to count it as it lies.", zone)
 
 
-def hand_differs(player: str, shown: Iterable[Card], played: Iterable[Card], zone: str | None) -> Notice:
+def hand_differs(player: str, shown: Iterable[Card], played: Iterable[Card], zone: str | None,
+                 *, ask: bool = False) -> Notice:
+    """ask: the claim was pressed for this hand, which may hold a card misread in the play; the
+    players are told how to go on (a press again counts the hand as it lies)."""
     extra = sorted(set(shown) - set(played))
     missing = sorted(set(played) - set(shown))
     parts = []
@@ -67,8 +70,9 @@ def hand_differs(player: str, shown: Iterable[Card], played: Iterable[Card], zon
         parts.append("shows the " + " and the ".join(c.name for c in extra))
     if missing:
         parts.append("played the " + " and the ".join(c.name for c in missing))
+    then = " If I misread a card in the play, press again to count the hand as it lies." if ask else ""
     return Notice("hand-differs", f"{player}'s hand is not the cards {player} played: "
-                                  f"{player} {', but '.join(parts)}.", zone)
+                                  f"{player} {', but '.join(parts)}.{then}", zone)
 
 
 def refused(reason: str, zone: str | None = None) -> Notice:

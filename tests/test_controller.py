@@ -309,6 +309,79 @@ def test_a_shown_hand_that_is_not_the_cards_played(tmp_path):
     assert t.said()[-1].startswith("North's hand is not the cards North played")
 
 
+def misread_in_the_play(t: Table):
+    """North's second card, the 3C, read as the AS when played; North turns his cards face down after
+    the 31 and up again at the show, read rightly now: his hand lies whole, but is not the cards he
+    played. South's hand is counted first (by the device itself in auto mode)."""
+    t.deal_to(0)
+    for zone, card in (("centre", "4H"), ("seat:1", "5S"), ("seat:0", "TD"), ("seat:1", "5C"),
+                       ("seat:0", "AS"),     # 21, the 3C misread
+                       ("seat:1", "KS"), ("seat:0", "KC")):   # 31 for two; the king leads a new count
+        t.put(zone, card)
+    t.take("seat:0", "TD", "AS")              # turned face down after the 31
+    t.put("seat:1", "7D")
+    t.put("seat:0", "2C")                     # the last card: the show
+    assert t.game.phase == "show" and t.game.played("North") == tuple(map(Card.parse, ("TD", "AS", "KC", "2C")))
+    t.put("seat:0", "TD", "3C")               # turned up again for the show
+    if t.rules.mode != "auto":
+        t.claim(t.game.correct_count().total)  # South's hand
+    assert t.game.show_turn == ("North", False) and t.notices()[-1] == "hand-differs"
+    return t
+
+
+def test_a_hand_misread_in_the_play_is_asked_about_then_counted_as_it_lies(tmp_path):
+    t = misread_in_the_play(Table(tmp_path))
+    scores, claims = t.game.scores, t.types().count("ClaimPegged")
+    t.claim(4)
+    assert t.notices()[-1] == "hand-differs" and t.types().count("ClaimPegged") == claims
+    assert t.said()[-1] == ("North's hand is not the cards North played: North shows the three of clubs, "
+                            "but played the ace of spades. If I misread a card in the play, press again "
+                            "to count the hand as it lies.")
+    t.claim(4)                                   # pressed again, the same cards seen: as they lie
+    assert t.types()[-3:] == ["PlayCorrected", "HandShown", "ClaimPegged"]
+    assert "I took the three of clubs for the ace of spades in the play." in t.said()
+    assert t.game.played("North")[1] == Card.parse("3C") and t.game.show_turn == ("North", True)
+    assert t.game.score("South") == scores[1]                    # the play's pegs stand
+    assert t.game.score("North") == scores[0] + t.spy.shown[-1].points
+    assert "PenaltyPegged" not in t.types()
+
+
+def test_a_hand_misread_in_the_play_re_laid_before_the_second_press_is_asked_about_again(tmp_path):
+    t = misread_in_the_play(Table(tmp_path))
+    t.claim(4)
+    t.take("seat:0", "3C")
+    t.put("seat:0", "3D")                        # another card now: asked about again, not counted
+    t.claim(4)
+    assert t.notices()[-1] == "hand-differs" and "PlayCorrected" not in t.types()
+    assert "shows the three of diamonds" in t.said()[-1] and t.said()[-1].endswith("as it lies.")
+    t.claim(4)
+    corrected = [r for r in t.spy.shown if isinstance(r, ev.PlayCorrected)]
+    assert [(c.misread, c.cards) for c in corrected] == [((Card.parse("AS"),), (Card.parse("3D"),))]
+
+
+def test_a_hand_misread_in_the_play_is_put_right_in_auto_mode_when_pressed_twice(tmp_path):
+    t = misread_in_the_play(Table(tmp_path, GameConfig(mode="auto")))
+    t.press("claim")
+    assert t.notices()[-1] == "hand-differs" and t.said()[-1].endswith("count the hand as it lies.")
+    t.press("claim")
+    assert t.types()[-3:] == ["PlayCorrected", "HandShown", "ClaimPegged"]
+    assert t.spy.shown[-1].verdict == "right" and t.game.show_turn == ("North", True)
+    t.press("claim")                             # nothing differs now: the device counts itself
+    assert t.said()[-1] == "I count the hands myself in auto mode."
+
+
+def test_undo_after_a_hand_put_right_withdraws_the_claim_then_the_correction(tmp_path):
+    t = misread_in_the_play(Table(tmp_path))
+    t.claim(4)
+    t.claim(4)
+    t.press("undo")                              # North's claim
+    t.take("seat:0", "TD", "3C", "KC", "2C")     # taken up, or his hand is shown again at once
+    t.press("undo")                              # the show
+    t.press("undo")                              # the correction: the AS is the card played again
+    assert t.types()[-3:] == ["Undone"] * 3
+    assert t.game.played("North")[1] == Card.parse("AS") and t.game.show_turn == ("North", False)
+
+
 def crib_of_three(tmp_path):
     """The hands counted and the crib turned up with one of its four cards unseen."""
     t = show_round(Table(tmp_path))
