@@ -15,6 +15,7 @@ import pytest
 from cribbage.game import Game
 from cribbage.show_score import score_show
 from device.cli import main
+from device.commands.record import deal_lines
 from device.journal import JOURNAL_NAME
 from device.record import record, record_of
 from device.record_games import Journals, games_of, read_games
@@ -202,6 +203,7 @@ def test_a_card_misread_in_the_play_is_looked_back_at_as_put_right_unless_undone
     row = next(r for r in play if r["type"] == "card" and r["card"] == "3C")
     assert row["misread"] == "AS" and row["count"] == 21      # the count as pegged, on the card misread
     assert all(r["better"] is None for r in play if r["type"] == "card")  # 5 10 5 3 K: 33, never judged
+    assert "  North    3C   21   (read as AS)" in deal_lines(look_back(game, 1))
     g.undo()
     (game,) = games_of([e.to_dict() for e in g.events], "j")
     assert "AS" in [r.get("card") for r in game.deals[0].plays] and game.undone == 1

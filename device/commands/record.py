@@ -139,6 +139,8 @@ def deal_lines(deal: dict) -> list[str]:
             if lead:
                 lines.append(lead)
             line = f"  {row['player']:<8} {row['card']:<3} {row['count']:>3}{made}"
+            if row.get("misread"):  # put right at the show
+                line += f"   (read as {row['misread']})"
             if row["better"]:
                 b = row["better"]
                 line += f"   held {b['card']}: {b['points']} ({', '.join(b['reasons'])})"
