@@ -13,23 +13,33 @@ DECKS = ["greywyvern", "penguins"]
 
 def test_a_count_per_deck_is_honoured_and_kinds_follow_their_weights():
     jobs = plan_jobs(DECKS, {"greywyvern": 100, "penguins": 20}, seed=3)
-    per_deck = Counter(deck for deck, _, _, _ in jobs)
+    per_deck = Counter(job[0] for job in jobs)
     assert per_deck == {"greywyvern": 100, "penguins": 20}
-    kinds = Counter(kind for deck, kind, _, _ in jobs if deck == "greywyvern")
+    kinds = Counter(kind for deck, kind, *_ in jobs if deck == "greywyvern")
     assert kinds == {kind: round(100 * share) for kind, share in KIND_WEIGHTS.items()}
-    assert len({seed for _, _, seed, _ in jobs}) == len(jobs)
+    assert len({job[2] for job in jobs}) == len(jobs)
 
 
 def test_one_count_for_every_deck_and_the_plan_is_repeatable():
     jobs = plan_jobs(DECKS, 20, seed=1)
-    assert Counter(deck for deck, _, _, _ in jobs) == {"greywyvern": 20, "penguins": 20}
+    assert Counter(job[0] for job in jobs) == {"greywyvern": 20, "penguins": 20}
     assert jobs == plan_jobs(DECKS, 20, seed=1)
     assert jobs != plan_jobs(DECKS, 20, seed=2)
 
 
 def test_every_kind_gets_a_scene_even_from_a_small_count():
-    kinds = Counter(kind for _, kind, _, _ in plan_jobs(DECKS[:1], 3, seed=0))
+    kinds = Counter(job[1] for job in plan_jobs(DECKS[:1], 3, seed=0))
     assert set(kinds) == set(KIND_WEIGHTS)
+
+
+def test_a_share_of_scenes_draws_small_cards_and_leaves_the_others_as_they_were():
+    plain = plan_jobs(DECKS, 200, seed=4)
+    some = plan_jobs(DECKS, 200, seed=4, small_share=0.25)
+    assert not any(job[4] for job in plain)
+    small = [job for job in some if job[4]]
+    assert 0.18 < len(small) / len(some) < 0.32
+    assert [job[:4] for job in some] == [job[:4] for job in plain]   # the same scenes, some drawn small
+    assert {job[1] for job in small} == set(KIND_WEIGHTS)
 
 
 @pytest.mark.skipif(shutil.which("dpkg-query") is None, reason="dpkg answers which packages are installed")

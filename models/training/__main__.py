@@ -1,7 +1,8 @@
 """`python -m models.training`: render the crop set, train, calibrate, export models/cards.onnx + labels.json;
 then train the whole-card network on the same scenes' lone cards: models/whole_card.onnx + whole_card.json.
 With --real-crops, index crops cut from the labelled real photos join the classifier's training set
-(never its validation set, which calibrates it on rendered decks as before).
+(never its validation set, which calibrates it on rendered decks as before); with --real-faces, the
+same photos' whole cards join the whole-card network's, every tenth photo held apart to report on.
 
 Everything is seeded; progress goes to stdout. The held-out decks are never rendered here.
 """
@@ -59,6 +60,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                    help="add index crops cut from the labelled real photos (models/training/real_crops.py) to "
                         "the classifier's training set, drawn as this share of every batch (half cards, half "
                         "not a card); 0: none")
+    p.add_argument("--small-cards", type=parse_share, default=0.0, metavar="SHARE",
+                   help="render this share of the classifier's scenes with cards far off, 10-17 %% of the frame "
+                        "height (the scenes' own: 17-30 %%); 0: none")
+    p.add_argument("--real-faces", type=parse_share, default=0.0, metavar="SHARE",
+                   help="add whole cards cut from the labelled real photos (models/training/real_faces.py) to "
+                        "the whole-card network's training, drawn as this share of every batch; 0: none")
     p.add_argument("--real-photos", type=Path, default=ROOT / ".cache" / "real",
                    help="the real photos (python -m bench.real.build)")
     p.add_argument("--out", type=Path, default=ROOT / "models",
@@ -119,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     if scenes is None:
         return 2
     decks = list(scenes)
-    data = cached_build(args.cache, decks, scenes, args.data_seed, args.workers, log)
+    data = cached_build(args.cache, decks, scenes, args.data_seed, args.workers, log, args.small_cards)
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
@@ -168,7 +175,8 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "real_crops": 0 if real is None else len(real),
                                            "real_crop_share": args.real_crops,
                                            "foreign_courts": args.foreign_courts,
-                                           "foreign_decks": args.foreign_decks})
+                                           "foreign_decks": args.foreign_decks,
+                                           "small_cards": args.small_cards})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
 
@@ -176,12 +184,20 @@ def train_whole_cards(args: argparse.Namespace, whole, val, decks: list[str]) ->
     from models.training import whole_card
     from models.training.train import log
 
+    real = None
+    if args.real_faces:
+        from models.training.real_faces import build_real_faces
+
+        real = build_real_faces(args.real_photos, args.seed, log=log)
     net, report = whole_card.train(whole.crops[~val], whole.labels[~val], whole.crops[val], whole.labels[val],
-                                   minutes=args.whole_card_minutes, seed=args.seed)
+                                   minutes=args.whole_card_minutes, seed=args.seed, real=real,
+                                   real_share=args.real_faces)
     log("whole-card validation: " + ", ".join(f"{k} {v}" for k, v in report.items()))
     onnx_path, meta_path = whole_card.export(net, args.out, {"trained_on": decks, "seed": args.seed,
                                                              "data_seed": args.data_seed,
                                                              "minutes": args.whole_card_minutes,
+                                                             "real_faces": 0 if real is None else len(real),
+                                                             "real_face_share": args.real_faces,
                                                              "validation": report})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {meta_path}")
 

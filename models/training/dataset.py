@@ -42,6 +42,9 @@ MATCH_IOU = 0.5
 DATA_VERSION = 9  # bump when the way crops are cut or labelled changes
 WHOLE_COPIES = 2       # each lone card is cut whole this many times ...
 WHOLE_JITTER = 0.012   # ... its corners moved at random by this share of its length (a finder's slack)
+# Cards far off: their long side this share of the frame height (the scenes' own is 0.17-0.30), where
+# an index is 12-20 pixels tall in a 1280x720 frame (--small-cards).
+SMALL_CARD_SHARE = (0.10, 0.17)
 SKEW_DEGREES = (4.0, 12.0)  # an index cut through an outline turned this far about its corner
 
 
@@ -275,13 +278,13 @@ def load_finder():
     return find_cards
 
 
-def _render_job(job: tuple[str, str, int, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _render_job(job: tuple[str, str, int, bool, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One scene's (index crops, labels, whole cards, their classes)."""
-    from sim.render.scenes import make_scene
+    from sim.render.scenes import CARD_HEIGHT_SHARE, make_scene
 
-    deck, kind, seed, turned_ok = job
+    deck, kind, seed, turned_ok, small = job
     rng = np.random.default_rng(seed)
-    scene = make_scene(rng, kind, deck)
+    scene = make_scene(rng, kind, deck, card_share=SMALL_CARD_SHARE if small else CARD_HEIGHT_SHARE)
     crops, labels = scene_crops(scene, load_finder(), rng, turned_ok, unread_ranks(deck))
     # Their own random numbers, so the index crops are what they were before whole cards were cut.
     wholes, classes = whole_card_crops(scene, np.random.default_rng([seed, 1]))
@@ -293,21 +296,27 @@ def _stacked(images: list, shape: tuple[int, int, int]) -> np.ndarray:
     return np.stack(images) if images else np.zeros((0, *shape), np.uint8)
 
 
-def plan_jobs(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int) -> list[tuple[str, str, int, bool]]:
-    """(deck, kind, seed, bottom-index-turned) per scene; seeds derive from the base seed, deck and count.
+def plan_jobs(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int,
+              small_share: float = 0.0) -> list[tuple[str, str, int, bool, bool]]:
+    """(deck, kind, seed, bottom-index-turned, small cards) per scene; seeds derive from the base seed,
+    deck and count.
 
-    scenes_per_deck: one count for every deck, or a count per deck.
+    scenes_per_deck: one count for every deck, or a count per deck. small_share: the share of scenes
+    whose cards are drawn small (SMALL_CARD_SHARE of the frame height), picked by each scene's seed,
+    so the other scenes are exactly those rendered without it.
     """
     from models.training.decks import scene_jobs
 
     counts = {d: scenes_per_deck[d] if isinstance(scenes_per_deck, dict) else scenes_per_deck for d in decks}
     turned = {d: bottom_index_is_turned(d) for d in decks}
-    return [(deck, kind, s, turned[deck]) for deck, kind, s in scene_jobs(counts, KIND_WEIGHTS, seed)]
+    return [(deck, kind, s, turned[deck], small_share > 0 and np.random.default_rng([s, 2]).random() < small_share)
+            for deck, kind, s in scene_jobs(counts, KIND_WEIGHTS, seed)]
 
 
-def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int, log=print) -> CropSet:
+def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int, log=print,
+          small_share: float = 0.0) -> CropSet:
     """Render every planned scene (in `workers` processes) and collect its crops."""
-    jobs = plan_jobs(decks, scenes_per_deck, seed)
+    jobs = plan_jobs(decks, scenes_per_deck, seed, small_share)
     log(f"rendering {len(jobs)} scenes of {len(decks)} decks in {workers} processes; "
         f"finder: {'vision.finder' if load_finder() else 'none yet, ground truth only'}")
     kinds = list(KIND_WEIGHTS)
@@ -316,7 +325,7 @@ def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, wo
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, initializer=_quiet_worker, mp_context=context) as pool:
         for i, (crops, labels, wholes, classes) in enumerate(pool.map(_render_job, jobs, chunksize=8)):
-            deck, kind, _, _ = jobs[i]
+            deck, kind = jobs[i][:2]
             parts.append((crops, labels, decks.index(deck), kinds.index(kind), i, wholes, classes))
             if (i + 1) % max(1, len(jobs) // 20) == 0:
                 log(f"  {i + 1}/{len(jobs)} scenes, {time.time() - start:.0f} s")
@@ -337,21 +346,24 @@ def _quiet_worker() -> None:
 
 
 def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int,
-                 log=print) -> CropSet:
+                 log=print, small_share: float = 0.0) -> CropSet:
     """build(), kept in cache_dir under a key of everything that shapes the data."""
     from sim.render.fontdecks import cache_key
 
-    key = json.dumps({"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
-                      "v": DATA_VERSION, "font_decks": cache_key(decks),
-                      "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION],
-                      "whole": [WHOLE_WIDTH, WHOLE_HEIGHT, WHOLE_COPIES, WHOLE_JITTER]}, sort_keys=True)
+    shape = {"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
+             "v": DATA_VERSION, "font_decks": cache_key(decks),
+             "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION],
+             "whole": [WHOLE_WIDTH, WHOLE_HEIGHT, WHOLE_COPIES, WHOLE_JITTER]}
+    if small_share > 0:  # absent otherwise, so that renders made before it keep their key
+        shape["small"] = [small_share, *SMALL_CARD_SHARE]
+    key = json.dumps(shape, sort_keys=True)
     path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():
         log(f"using cached crops {path}")
         with np.load(path) as z:
             whole = WholeCards(z["whole_crops"], z["whole_labels"], z["whole_decks"], z["whole_scenes"])
             return CropSet(z["crops"], z["labels"], z["decks"], z["kinds"], z["scenes"], whole)
-    data = build(decks, scenes_per_deck, seed, workers, log)
+    data = build(decks, scenes_per_deck, seed, workers, log, small_share)
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, crops=data.crops, labels=data.labels, decks=data.decks, kinds=data.kinds, scenes=data.scenes,

@@ -57,9 +57,13 @@ def probabilities(net: torch.nn.Module, crops: np.ndarray, batch: int = 512) -> 
 
 
 def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
-          minutes: float, seed: int = 0) -> tuple[torch.nn.Module, dict]:
+          minutes: float, seed: int = 0, real=None, real_share: float = 0.0) -> tuple[torch.nn.Module, dict]:
     """Train for `minutes` of wall time (a cosine schedule on the clock); the network and a report
-    of its validation figures."""
+    of its validation figures.
+
+    real: faces cut from real photographs (models.training.real_faces.RealFaces), drawn as
+    real_share of every batch: about a thousand faces beside twenty thousand rendered ones would
+    otherwise be a few of each batch. Its faces held apart are reported on, never trained on."""
     from models.training.corners import bf16_is_fast
 
     torch.manual_seed(seed)
@@ -70,6 +74,9 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
         f"{len(train_x)} training cards, {len(val_x)} validation cards; run in "
         f"{'bfloat16 (this CPU has AVX-512 BF16)' if half else 'float32'}")
     xs, ys = torch.from_numpy(train_x), torch.from_numpy(train_y)
+    real_xs, real_ys, n_real = real_part(real, real_share)
+    if n_real:
+        log(f"  {len(real_ys)} real faces, {n_real} of every batch of {BATCH}")
     budget = minutes * 60.0
     start = time.time()
     epoch = steps = 0
@@ -77,17 +84,17 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
         epoch += 1
         order = torch.randperm(len(ys))
         loss = torch.zeros(())
-        for i in range(0, len(order) - BATCH + 1, BATCH):
+        for i in range(0, len(order) - (BATCH - n_real) + 1, BATCH - n_real):
             done = (time.time() - start) / budget
             if done >= 1.0:
                 break
             for group in optimiser.param_groups:
                 group["lr"] = MAX_LR * 0.5 * (1 + math.cos(math.pi * done))
-            idx = order[i:i + BATCH]
-            x = augmented(to_input(xs[idx]))
+            x, y = batch(xs, ys, order[i:i + BATCH - n_real], real_xs, real_ys, n_real)
+            x = augmented(to_input(x))
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=half):
                 logits = net(channels_last(x))
-            loss = F.cross_entropy(logits.float(), ys[idx])
+            loss = F.cross_entropy(logits.float(), y)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -95,7 +102,30 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
         accuracy = float((probabilities(net, val_x).argmax(1) == val_y).mean()) if len(val_y) else math.nan
         log(f"  whole-card epoch {epoch}, step {steps}: loss {loss.item():.3f}, validation {accuracy:.4f}, "
             f"{time.time() - start:.0f} of {budget:.0f} s")
-    return net, report(probabilities(net, val_x), val_y, epoch, steps)
+    figures = report(probabilities(net, val_x), val_y, epoch, steps)
+    if real is not None and real.held_apart.any():
+        apart = report(probabilities(net, real.faces[real.held_apart]), real.labels[real.held_apart], epoch, steps)
+        figures["real_held_apart"] = {k: v for k, v in apart.items() if k not in ("epochs", "steps")}
+    return net, figures
+
+
+def real_part(real, share: float) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """(faces, classes, how many of every batch) of the real faces to train on: none held apart."""
+    empty = torch.zeros((0, HEIGHT, WIDTH, 3), dtype=torch.uint8), torch.zeros(0, dtype=torch.int64)
+    if real is None or share <= 0 or not (~real.held_apart).any():
+        return *empty, 0
+    kept = ~real.held_apart
+    return torch.from_numpy(real.faces[kept]), torch.from_numpy(real.labels[kept]), round(share * BATCH)
+
+
+def batch(xs: torch.Tensor, ys: torch.Tensor, idx: torch.Tensor, real_xs: torch.Tensor, real_ys: torch.Tensor,
+          n_real: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """The rendered faces at idx, and n_real real faces drawn at random after them."""
+    x, y = xs[idx], ys[idx]
+    if n_real:
+        drawn = torch.randint(len(real_ys), (n_real,))
+        x, y = torch.cat([x, real_xs[drawn]]), torch.cat([y, real_ys[drawn]])
+    return x, y
 
 
 def report(probs: np.ndarray, labels: np.ndarray, epochs: int, steps: int) -> dict:
