@@ -100,3 +100,15 @@ def test_calibrate_card_measures_a_replayed_frame_and_saves_it(tmp_path):
     saved = load_config(cfg).camera.card_length
     assert saved is not None and abs(saved / truth_length(faces[0]) - 1) < 0.05
     assert f"card_length = {round(saved)}" in out.stdout
+
+
+def test_a_card_too_small_to_read_surely_is_named_with_the_resolution_that_would_do():
+    from device.calibration import READABLE_CARD_LENGTH, small_card_advice
+
+    assert small_card_advice(READABLE_CARD_LENGTH, 1280, 720) is None
+    advice = small_card_advice(61, 1280, 720)
+    assert "61 pixels" in advice and "resolution = [2560, 1440]" in advice and "closer" in advice
+    advice = small_card_advice(100, 1280, 720)
+    wide, high = (int(n) for n in advice.split("resolution = [")[1].split("]")[0].split(", "))
+    assert wide % 2 == 0 and high % 2 == 0
+    assert 100 * wide / 1280 >= READABLE_CARD_LENGTH and abs(wide / high - 1280 / 720) < 0.01

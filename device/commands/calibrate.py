@@ -68,12 +68,15 @@ def run(args) -> int:
 
 def _measure_card(config, image) -> int:
     """Measure the one card laid down and save its length into the config (or print it)."""
-    from device.calibration import card_length, save_setting
+    from device.calibration import card_length, save_setting, small_card_advice
 
     length = round(card_length(image))
     height, width = image.shape[:2]
     print(f"a card laid down is {length} pixels long in the camera's {width}x{height} view "
           f"({100 * length / height:.0f} % of its height)")
+    advice = small_card_advice(length, width, height)
+    if advice is not None:
+        print(advice)
     if config.path is None:
         print(f"no --config file to save into; add to its [camera] table:\ncard_length = {length}")
     else:
