@@ -63,6 +63,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--small-cards", type=parse_share, default=0.0, metavar="SHARE",
                    help="render this share of the classifier's scenes with cards far off, 10-17 %% of the frame "
                         "height (the scenes' own: 17-30 %%); 0: none")
+    p.add_argument("--coarse-index", type=parse_share, default=0.0, metavar="SHARE",
+                   help="coarsen this share of the classifier's training crops (shrunk 2-3.5 times and enlarged "
+                        "again), as small bitmap indices enlarged look; 0: none")
     p.add_argument("--real-faces", type=parse_share, default=0.0, metavar="SHARE",
                    help="add whole cards cut from the labelled real photos (models/training/real_faces.py) to "
                         "the whole-card network's training, drawn as this share of every batch; 0: none")
@@ -166,7 +169,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     fitted = train_pair(train_x, train_y, data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
                         seed=args.seed, head=args.head, device=args.device,
-                        real=real_mask, real_share=args.real_crops)
+                        real=real_mask, real_share=args.real_crops, coarse=args.coarse_index)
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,
@@ -176,7 +179,8 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "real_crop_share": args.real_crops,
                                            "foreign_courts": args.foreign_courts,
                                            "foreign_decks": args.foreign_decks,
-                                           "small_cards": args.small_cards})
+                                           "small_cards": args.small_cards,
+                                           "coarse_index": args.coarse_index})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
 

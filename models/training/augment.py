@@ -65,10 +65,31 @@ def jitter_blur_noise(x: torch.Tensor) -> torch.Tensor:
     return torch.randn_like(x).mul_(sigma).add_(x)
 
 
-def augment(batch_uint8: torch.Tensor) -> torch.Tensor:
-    """uint8 N x H x W x 3 crops -> float N x 3 x H x W in 0..1, augmented."""
+def coarsen(x: torch.Tensor, share: float) -> torch.Tensor:
+    """That share of the crops printed coarsely: shrunk 2 to 3.5 times and enlarged again (blocky or
+    soft), as a deck whose indices are small bitmaps, enlarged, prints them a few pixels a stroke."""
+    if share <= 0:
+        return x
+    pick = torch.rand(x.shape[0], device=x.device) < share
+    if not pick.any():
+        return x
+    h, w = x.shape[2:]
+    factor = float(torch.empty(()).uniform_(2.0, 3.5))
+    small = F.interpolate(x[pick], size=(max(1, round(h / factor)), max(1, round(w / factor))), mode="area")
+    x = x.clone()
+    if torch.rand(()) < 0.5:
+        x[pick] = F.interpolate(small, size=(h, w), mode="nearest")
+    else:
+        x[pick] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+    return x
+
+
+def augment(batch_uint8: torch.Tensor, coarse: float = 0.0) -> torch.Tensor:
+    """uint8 N x H x W x 3 crops -> float N x 3 x H x W in 0..1, augmented; coarse: the share of crops
+    coarsened (coarsen)."""
     x = batch_uint8.permute(0, 3, 1, 2).float() / 255.0
     x = jitter_geometry(x)
+    x = coarsen(x, coarse)
     x = jitter_photometry(x)
     x = jitter_blur_noise(x)
     return x.clamp_(0.0, 1.0)
