@@ -23,12 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from cribbage.cards import Card
 from models.training.dataset import BACKGROUND_LABEL, card_height, index_crop_turned, shifted_quad, shows_an_index
-from models.training.real_labels import LabelledPhoto, index_corners, load_corner_labels
+from models.training.real_labels import CompletePhotos, LabelledPhoto, index_corners, load_corner_labels
 from vision.crops import INDEX_HEIGHT, INDEX_REGION, INDEX_WIDTH, index_crop, region_quad
 from vision.settle import quad_iou
 
@@ -140,20 +139,14 @@ def build_real_crops(photos_root: Path, seed: int, labels: list[LabelledPhoto] |
     crops: list[np.ndarray] = []
     classes: list[int] = []
     photos: list[int] = []
-    usable = [p for p in labels if p.complete]
-    absent = 0
-    for n, photo in enumerate(usable):
-        image = cv2.imread(str(photo.file_under(photos_root)), cv2.IMREAD_COLOR)
-        if image is None:
-            absent += 1
-            continue
+    complete = CompletePhotos(labels, photos_root)
+    for n, photo, image in complete:
         here, kinds = photo_crops(image, photo, rng, finder, classifier)
         crops += here
         classes += kinds
         photos += [n] * len(here)
     cards = sum(label != BACKGROUND_LABEL for label in classes)
-    log(f"real crops: {len(classes)} from {len(usable) - absent} complete labelled photos, {cards} cards, "
-        f"{len(classes) - cards} not-a-card ({len(labels) - len(usable)} incomplete left out"
-        + (f", {absent} not found under {photos_root}: run python -m bench.real.build" if absent else "") + ")")
+    log(f"real crops: {len(classes)} from {complete.summary()}, {cards} cards, "
+        f"{len(classes) - cards} not-a-card ({complete.incomplete} incomplete left out{complete.not_found()})")
     stacked = np.stack(crops) if crops else np.zeros((0, INDEX_HEIGHT, INDEX_WIDTH, 3), np.uint8)
     return RealCrops(stacked, np.asarray(classes, np.int64), np.asarray(photos, np.int32))

@@ -19,12 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from cribbage.cards import Card
 from models.training.dataset import WHOLE_JITTER, card_height
-from models.training.real_labels import LabelledPhoto, index_corners, load_corner_labels
+from models.training.real_labels import CompletePhotos, LabelledPhoto, index_corners, load_corner_labels
 from vision.whole_card import HEIGHT, WIDTH, class_of, face_of
 
 HELD_APART = 10   # every HELD_APART-th usable photo is reported on, not trained on
@@ -67,20 +66,14 @@ def build_real_faces(photos_root: Path, seed: int, labels: list[LabelledPhoto] |
     faces: list[np.ndarray] = []
     classes: list[int] = []
     apart: list[bool] = []
-    usable = [p for p in labels if p.complete]
-    absent = 0
-    for n, photo in enumerate(usable):
-        image = cv2.imread(str(photo.file_under(photos_root)), cv2.IMREAD_COLOR)
-        if image is None:
-            absent += 1
-            continue
+    complete = CompletePhotos(labels, photos_root)
+    for n, photo, image in complete:
         here, kinds = photo_faces(image, photo, rng)
         faces += here
         classes += kinds
         apart += [n % HELD_APART == 0] * len(here)
     held = sum(apart)
-    log(f"real faces: {len(classes)} from {len(usable) - absent} complete labelled photos, "
-        f"{len(classes) - held} to train on and {held} held apart to report on"
-        + (f"; {absent} not found under {photos_root}: run python -m bench.real.build" if absent else ""))
+    log(f"real faces: {len(classes)} from {complete.summary()}, {len(classes) - held} to train on and {held} "
+        f"held apart to report on{complete.not_found()}")
     stacked = np.stack(faces) if faces else np.zeros((0, HEIGHT, WIDTH, 3), np.uint8)
     return RealFaces(stacked, np.asarray(classes, np.int64), np.asarray(apart, bool))

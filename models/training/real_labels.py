@@ -242,6 +242,38 @@ def load_corner_labels(path: Path = CORNER_LABELS) -> list[LabelledPhoto]:
         return [LabelledPhoto.from_dict(json.loads(line)) for line in f if line.strip()]
 
 
+class CompletePhotos:
+    """The complete labelled photos (every named card outlined) found under photos_root, read one at a
+    time as (number among the complete ones, photo, image): what the real crops, faces and views are
+    cut from. After a pass, `absent` counts those not found, and `summary()` says what was read."""
+
+    def __init__(self, labels: list[LabelledPhoto], photos_root: Path):
+        self.photos = [p for p in labels if p.complete]
+        self.incomplete = len(labels) - len(self.photos)
+        self.photos_root = photos_root
+        self.absent = 0
+
+    def __iter__(self):
+        import cv2
+
+        self.absent = 0
+        for n, photo in enumerate(self.photos):
+            image = cv2.imread(str(photo.file_under(self.photos_root)), cv2.IMREAD_COLOR)
+            if image is None:
+                self.absent += 1
+                continue
+            yield n, photo, image
+
+    def summary(self) -> str:
+        """'N complete labelled photos': those read in the last pass, for a build's log line."""
+        return f"{len(self.photos) - self.absent} complete labelled photos"
+
+    def not_found(self) -> str:
+        """', N not found under ROOT: run ...' when some were not found, else ''."""
+        return (f", {self.absent} not found under {self.photos_root}: run python -m bench.real.build"
+                if self.absent else "")
+
+
 def draw(image: np.ndarray, photo: LabelledPhoto) -> np.ndarray:
     """The photo with each card's outline and its index corners' verdicts drawn, to check by eye."""
     import cv2

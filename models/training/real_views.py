@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from models.training.corner_data import MAX_ZOOM
-from models.training.real_labels import LabelledPhoto, index_corners, inside, load_corner_labels
+from models.training.real_labels import CompletePhotos, LabelledPhoto, index_corners, inside, load_corner_labels
 from vision.crops import INDEX_REGION, index_centre, region_quad
 
 
@@ -107,13 +107,9 @@ def build_real_views(photos_root: Path, views_per_photo: int, seed: int, out_siz
     """views_per_photo views of every complete labelled photo found under photos_root."""
     labels = load_corner_labels() if labels is None else labels
     rng = np.random.default_rng(seed + 91_000_003)
-    images, corners, unsure, photos, absent = [], [], [], [], 0
-    usable = [p for p in labels if p.complete]
-    for n, photo in enumerate(usable):
-        image = cv2.imread(str(photo.file_under(photos_root)), cv2.IMREAD_COLOR)
-        if image is None:
-            absent += 1
-            continue
+    images, corners, unsure, photos = [], [], [], []
+    complete = CompletePhotos(labels, photos_root)
+    for n, photo, image in complete:
         shown, maybe = photo_corners(photo)
         for _ in range(views_per_photo):
             view, found, unsure_here = cut_view(image, shown, maybe, rng, out_size)
@@ -121,8 +117,7 @@ def build_real_views(photos_root: Path, views_per_photo: int, seed: int, out_siz
             corners.append(found)
             unsure.append(unsure_here)
             photos.append(n)
-    log(f"real views: {len(images)} from {len(usable) - absent} complete labelled photos "
-        f"({len(labels) - len(usable)} incomplete left out"
-        + (f", {absent} not found under {photos_root}: run python -m bench.real.build" if absent else "") + ")")
+    log(f"real views: {len(images)} from {complete.summary()} "
+        f"({complete.incomplete} incomplete left out{complete.not_found()})")
     empty = np.zeros((0, out_size[1], out_size[0], 3), np.uint8)
     return RealViews(np.stack(images) if images else empty, corners, unsure, np.asarray(photos, np.int32))
