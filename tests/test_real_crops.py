@@ -10,23 +10,15 @@ import numpy as np
 from cribbage.cards import Card
 from models.training.dataset import BACKGROUND_LABEL
 from models.training.real_crops import HARDEST_PER_PHOTO, MINED_PER_PHOTO, build_real_crops, hardest_first, photo_crops
-from models.training.real_labels import LabelledCard, LabelledPhoto
+from models.training.real_labels import LabelledPhoto
+from tests.labelled_photos import CARD, labelled_seven, table_photo
 from vision.crops import index_crop
 
-CARD = np.float32([[100, 80], [200, 80], [200, 220], [100, 220]])
 ELSEWHERE = np.float32([[400, 300], [480, 300], [480, 410], [400, 410]])
 
 
-def table_photo() -> np.ndarray:
-    rng = np.random.default_rng(3)
-    image = rng.integers(40, 90, (480, 640, 3), dtype=np.uint8)
-    cv2.fillConvexPoly(image, CARD.astype(np.int32), (245, 245, 245))
-    cv2.putText(image, "7", (106, 108), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 200), 2)
-    return image
-
-
 def photo(corners=("shown", "unsure")) -> LabelledPhoto:
-    return LabelledPhoto("a/source", "p.jpg", (640, 480), ["7H"], [LabelledCard("7H", CARD, "box", list(corners))])
+    return labelled_seven(corners)
 
 
 def finder_of(*quads):

@@ -7,27 +7,14 @@ import numpy as np
 
 from cribbage.cards import Card
 from models.training.real_faces import HELD_APART, build_real_faces, photo_faces
-from models.training.real_labels import LabelledCard, LabelledPhoto
+from tests.labelled_photos import CARD, labelled_seven, table_photo
 from vision.whole_card import HEIGHT, WIDTH, class_of, face_of
 
-CARD = np.float32([[100, 80], [200, 80], [200, 220], [100, 220]])
-
-
-def table_photo() -> np.ndarray:
-    rng = np.random.default_rng(3)
-    image = rng.integers(40, 90, (480, 640, 3), dtype=np.uint8)
-    cv2.fillConvexPoly(image, CARD.astype(np.int32), (245, 245, 245))
-    cv2.putText(image, "7", (106, 108), cv2.FONT_HERSHEY_SIMPLEX, 0.9, (0, 0, 200), 2)
-    return image
-
-
-def photo(corners=("shown", "shown"), path="p.jpg") -> LabelledPhoto:
-    return LabelledPhoto("a/source", path, (640, 480), ["7H"], [LabelledCard("7H", CARD, "box", list(corners))])
 
 
 def test_a_card_showing_both_index_corners_is_cut_whole_from_each_exact_and_moved():
     image = table_photo()
-    faces, labels = photo_faces(image, photo(), np.random.default_rng(0))
+    faces, labels = photo_faces(image, labelled_seven(), np.random.default_rng(0))
     assert labels == [class_of(Card.parse("7H"))] * 4
     assert all(face.shape == (HEIGHT, WIDTH, 3) for face in faces)
     assert np.array_equal(faces[0], face_of(image, CARD))
@@ -38,7 +25,7 @@ def test_a_card_showing_both_index_corners_is_cut_whole_from_each_exact_and_move
 def test_a_card_covered_or_cut_at_a_corner_gives_no_face():
     image = table_photo()
     for corners in (("shown", "unsure"), ("cut", "shown")):
-        assert photo_faces(image, photo(corners), np.random.default_rng(0)) == ([], [])
+        assert photo_faces(image, labelled_seven(corners), np.random.default_rng(0)) == ([], [])
 
 
 def test_every_tenth_photo_is_held_apart_and_missing_ones_are_named(tmp_path):
@@ -50,7 +37,8 @@ def test_every_tenth_photo_is_held_apart_and_missing_ones_are_named(tmp_path):
     for name in names:
         cv2.imwrite(str(folder / name), table_photo())
     said = []
-    faces = build_real_faces(tmp_path, 0, labels=[photo(path=n) for n in names + ["gone.jpg"]], log=said.append)
+    labels = [labelled_seven(path=name) for name in names + ["gone.jpg"]]
+    faces = build_real_faces(tmp_path, 0, labels=labels, log=said.append)
     assert len(faces) == 4 * len(names)
     assert faces.held_apart.sum() == 4 * 2                 # photos 0 and 10
     assert faces.faces.shape[1:] == (HEIGHT, WIDTH, 3)
