@@ -28,10 +28,13 @@ bench: $(STAMP)
 # The detector also learns from views of the licensed real photos (models/MODEL_CARD.md), which
 # bench.real.build copies out of their fetched repositories; where they are missing it names them and
 # stops before any training, and REAL_VIEWS=0 trains it on rendered views alone. The classifier draws
-# index crops cut from the same photos as REAL_CROPS of every batch (models/HISTORY.md, section 22);
-# REAL_VIEWS=0 REAL_CROPS=0 trains all three on rendered decks alone.
+# index crops cut from the same photos as REAL_CROPS of every batch (models/HISTORY.md, section 22), and
+# the whole-card network their whole faces as REAL_FACES (section 24; the committed file is that
+# recipe's seed 4, chosen among five); REAL_VIEWS=0 REAL_CROPS=0 REAL_FACES=0 trains all three on
+# rendered decks alone.
 REAL_VIEWS ?= 4
 REAL_CROPS ?= 0.15
+REAL_FACES ?= 0.15
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
 	@missing="$$($(BIN)/python -m models.training.apt)"; if [ -n "$$missing" ]; then \
@@ -40,7 +43,7 @@ model: $(STAMP)
 	    echo "  sudo apt-get install $$missing"; exit 2; fi; fi
 	-$(BIN)/python -m bench.real.build
 	$(BIN)/python -m models.training.corners --real-views-per-photo $(REAL_VIEWS)
-	$(BIN)/python -m models.training --real-crops $(REAL_CROPS)
+	$(BIN)/python -m models.training --real-crops $(REAL_CROPS) --real-faces $(REAL_FACES)
 
 # Install and run Muggins in an emulated arm64 Debian root, as on a Raspberry Pi (hardware/arm64/check.sh):
 # as root. The first run makes the root and installs on it bare (about 35 minutes here); later runs install
