@@ -533,8 +533,6 @@ def test_a_card_found_in_no_outline_is_looked_for_inside_a_border(learning, monk
     assert_learned_as_9s(recognizer, learned)
 
 
-@pytest.mark.xfail(strict=True, reason="the classifier trained without the reserved designs reads a QS in "
-                   "an xskat-french-large scene on cloth that is not there (models/HISTORY.md, section 14)")
 def test_a_learned_deck_never_turns_a_right_read_wrong(learning):
     """Scenes of the learned deck and of another deck, read with and without it: a read card stays that
     card or becomes unread, never another; the learned cards are read; nothing read is wrong."""
