@@ -11,7 +11,6 @@ from tests.labelled_photos import CARD, labelled_seven, table_photo
 from vision.whole_card import HEIGHT, WIDTH, class_of, face_of
 
 
-
 def test_a_card_showing_both_index_corners_is_cut_whole_from_each_exact_and_moved():
     image = table_photo()
     faces, labels = photo_faces(image, labelled_seven(), np.random.default_rng(0))
