@@ -23,10 +23,16 @@ from .play_score import MAX_COUNT, score_play
 
 @dataclass
 class GoRecord:
-    """A go, kept to find a renege at the show: the count, and how many cards the player had played."""
+    """A go, kept to find a renege at the show: the cards on the count, and how many cards the
+    player had played. The cards, not their sum, so that a card misread in the play and put right
+    at the show (apply_correction) puts the go's count right too."""
     seat: int
-    count: int
+    on_count: tuple[Card, ...]
     played_before: int
+
+    @property
+    def count(self) -> int:
+        return sum(card.value for card in self.on_count)
 
 
 @dataclass
@@ -142,7 +148,7 @@ class PlayState:
 
     # --- applying events (the only changes) --------------------------------------------------------
     def apply_go(self, seat: int) -> None:
-        self.goes.append(GoRecord(seat, self.count, len(self.played[seat])))
+        self.goes.append(GoRecord(seat, tuple(c for _, c in self.series), len(self.played[seat])))
         self.gone.add(seat)
         if self.turn == seat:
             nxt = self.next_turn(seat)
@@ -166,10 +172,13 @@ class PlayState:
 
     def apply_correction(self, seat: int, misread: tuple[Card, ...], cards: tuple[Card, ...]) -> None:
         """Cards of this seat's misread in the play put right, each in its counterpart's place, so a
-        go's record of how many cards the player had played still holds."""
+        go's record of how many cards the player had played still holds, and the count of every go
+        said over them is the count that really stood."""
         real = dict(zip(misread, cards))
         self.played[seat] = [real.get(c, c) for c in self.played[seat]]
         self.series = [(s, real.get(c, c) if s == seat else c) for s, c in self.series]
+        for go in self.goes:
+            go.on_count = tuple(real.get(c, c) for c in go.on_count)
 
     def _reset(self) -> None:
         last = self.last

@@ -127,7 +127,52 @@ def test_a_go_said_before_a_card_put_right_still_finds_the_cards_held_at_it():
     g.correct_play("Bob", ["TC"], ["9C"])
     g.show("Bob", ["9C", "4S", "5C", "2D"])
     found = [e for e in g.claim(0) if isinstance(e, ev.RenegeFound)]
-    assert [(e.count, e.cards) for e in found] == [(20, cards("4S 5C 2D"))]   # not the 9C, played before
+    assert [(e.count, e.cards) for e in found] == [(19, cards("4S 5C 2D"))]   # not the 9C, played before
+
+
+def reneges_at_claim(game, player, shown):
+    game.show(player, shown)
+    return [(e.count, e.cards) for e in game.claim(0) if isinstance(e, ev.RenegeFound)]
+
+
+# Bob's first card is read as the AS, one less than the 3S he laid: his go is recorded at 26, where the
+# 4C he held would have fitted, but the count really stood at 28.
+LOW_READ = [("Bob", "AS"), ("Ann", "KD"), ("Bob", "QD"), ("Ann", "5H"), ("Ann", "AH"),   # Bob went
+            ("Ann", "2H"), ("Bob", "4C"), ("Bob", "6C")]
+# Bob's first card is read as the TC, three more than the 7C he laid: his go is recorded at 30, where
+# nothing fits, but the count really stood at 27, where his 4S would have.
+HIGH_READ = [("Bob", "TC"), ("Ann", "KD"), ("Bob", "8D"), ("Ann", "2H"), ("Ann", "AH"),  # Bob went
+             ("Bob", "4S"), ("Ann", "5H"), ("Bob", "6S")]
+
+
+def test_a_renege_found_only_from_a_misread_card_goes_once_the_play_is_put_right():
+    g = at_play()
+    play_all(g, LOW_READ)
+    g.correct_play("Bob", ["AS"], ["3S"])
+    assert reneges_at_claim(g, "Bob", ["3S", "QD", "4C", "6C"]) == []
+    uncorrected = at_play()
+    play_all(uncorrected, LOW_READ)
+    assert reneges_at_claim(uncorrected, "Bob", ["AS", "QD", "4C", "6C"]) == [(26, cards("4C"))]
+
+
+def test_a_renege_hidden_by_a_misread_card_is_found_once_the_play_is_put_right():
+    g = at_play()
+    play_all(g, HIGH_READ)
+    g.correct_play("Bob", ["TC"], ["7C"])
+    assert reneges_at_claim(g, "Bob", ["7C", "8D", "4S", "6S"]) == [(27, cards("4S"))]
+    uncorrected = at_play()
+    play_all(uncorrected, HIGH_READ)
+    assert reneges_at_claim(uncorrected, "Bob", ["TC", "8D", "4S", "6S"]) == []
+
+
+def test_a_go_put_right_by_a_correction_replays_and_undoes_as_it_happened():
+    g = at_play()
+    play_all(g, HIGH_READ)
+    g.correct_play("Bob", ["TC"], ["7C"])
+    rebuilt = Game.from_events(through_json(g.events))
+    assert reneges_at_claim(rebuilt, "Bob", ["7C", "8D", "4S", "6S"]) == [(27, cards("4S"))]
+    g.undo()                                             # the correction withdrawn: the go is at 30 again
+    assert reneges_at_claim(g, "Bob", ["TC", "8D", "4S", "6S"]) == []
 
 
 def test_a_correction_is_said_and_shown():
