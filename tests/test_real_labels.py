@@ -12,7 +12,7 @@ from models.training.corner_data import UNSURE_HEAT, targets
 from models.training.real_labels import (CORNER_LABELS, LabelledCard, LabelledPhoto, judge_corners, label_photo,
                                          load_corner_labels, load_hand_outlines, match_reads, outline_in_box,
                                          trainable_labels, voc_boxes)
-from models.training.real_views import cut_view, photo_corners, turned
+from models.training.real_views import cut_view, photo_corners, sides_verified, turned
 from vision.crops import INDEX_REGION, region_quad
 
 
@@ -125,11 +125,12 @@ def test_views_keep_the_shown_corners_whose_index_lies_inside():
     quad = card_quad((320, 240), 300, 8.0)
     cv2.fillConvexPoly(image, np.round(quad).astype(np.int32), (230, 230, 230))
     photo = LabelledPhoto("a/b", "p.jpg", (640, 480), ["9H"], [LabelledCard("9H", quad, "box", ["shown", "unsure"])])
-    shown, unsure = photo_corners(photo)
+    shown, loose, unsure = photo_corners(photo)
+    assert loose == []                                # a box-fitted outline's sides are the card's
     rng = np.random.default_rng(3)
     kept = 0
     for _ in range(20):
-        view, corners, maybe = cut_view(image, shown, unsure, rng, (512, 288))
+        view, corners, maybe = cut_view(image, shown, loose, unsure, rng, (512, 288))
         assert view.shape == (288, 512, 3)
         for row in corners:                           # each target sits on the card's bright corner
             index = region_quad(np.stack([row[:2], row[:2] + row[2:4], row[:2] + row[2:4] + row[4:6],
@@ -139,6 +140,67 @@ def test_views_keep_the_shown_corners_whose_index_lies_inside():
             kept += 1
         assert len(maybe) <= 1
     assert kept > 0
+
+
+@pytest.mark.parametrize("by, corners, verified", [
+    ("box", ["shown", "unsure"], True), ("hand", ["shown", "cut"], True),
+    ("recognizer", ["shown", "shown"], True), ("recognizer", ["shown", "unsure"], False),
+    ("recognizer", ["shown", "cut"], False), ("recognizer", ["cut", "shown"], False)])
+def test_a_recognizer_outline_has_verified_sides_only_when_read_at_both_index_corners(by, corners, verified):
+    card = LabelledCard("9H", card_quad((320, 240), 300, 8.0), by, corners)
+    assert sides_verified(card) is verified
+
+
+def test_a_corner_whose_outline_is_a_guess_is_a_target_with_its_sides_unknown():
+    image = np.full((480, 640, 3), 60, np.uint8)
+    quad = card_quad((320, 240), 300, 8.0)
+    cv2.fillConvexPoly(image, np.round(quad).astype(np.int32), (230, 230, 230))
+    guessed = quad.copy()
+    guessed[1:3] += [120, -40]                        # the recognizer's sides, far off the card's
+    photo = LabelledPhoto("a/b", "p.jpg", (640, 480), ["9H"],
+                          [LabelledCard("9H", guessed, "recognizer", ["shown", "unsure"])])
+    shown, loose, unsure = photo_corners(photo)
+    assert shown == [] and len(loose) == 1 and len(unsure) == 1
+    rng = np.random.default_rng(5)
+    rows = np.concatenate([cut_view(image, shown, loose, unsure, rng, (512, 288))[1] for _ in range(20)])
+    assert len(rows) > 0
+    assert np.isfinite(rows[:, :2]).all() and np.isnan(rows[:, 2:]).all()
+
+
+def test_unknown_sides_teach_the_corner_and_its_offset_but_not_its_sides():
+    torch = pytest.importorskip("torch")
+    from models.training.corners import loss_of
+
+    known = np.float32([[100, 60, 40, 2, -3, 58]])
+    guessed = np.float32([[100, 60, np.nan, np.nan, np.nan, np.nan]])
+    heat, reg, mask = targets(guessed, (288, 512))
+    plain_heat, plain_reg, plain_mask = targets(known, (288, 512))
+    assert (heat >= 1.0).sum() == 1 and np.array_equal(heat >= 1.0, plain_heat >= 1.0)
+    assert np.array_equal(mask, plain_mask) and np.array_equal(reg[:2], plain_reg[:2])
+    assert np.isnan(reg[2:][:, mask > 0]).all()
+
+    def loss(r, out_sides):
+        out = torch.zeros(1, 7, *heat.shape)
+        out[0, 3:] = out_sides
+        batch = [torch.from_numpy(a)[None] for a in (heat, r, mask)]
+        return loss_of(out, *batch)[1]
+
+    unknown_a, unknown_b = loss(reg, 0.0), loss(reg, 5.0)
+    assert torch.isfinite(unknown_a).all() and unknown_a[2] == unknown_b[2] == 0.0   # any sides: no loss
+    assert unknown_a[1] == loss(plain_reg, 0.0)[1]                                  # the offset as taught
+    assert loss(plain_reg, 5.0)[2] > loss(plain_reg, 0.0)[2]                        # known sides are taught
+
+
+def test_a_corner_with_unknown_sides_is_found_by_its_place_alone():
+    from models.training.corners import matches
+    from vision.corners import CornerHit
+
+    quad = card_quad((200, 150), 120, 0.0)
+    hit = CornerHit(quad, 0.9)
+    guessed = np.float32([[*quad[0], np.nan, np.nan, np.nan, np.nan]])
+    far = np.float32([[*(quad[0] + 40), np.nan, np.nan, np.nan, np.nan]])
+    assert matches([hit], guessed, 1.0) == (1, 0)
+    assert matches([hit], far, 1.0) == (0, 1)
 
 
 def test_unsure_corners_are_taught_neither_as_corner_nor_as_background():

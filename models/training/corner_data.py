@@ -87,7 +87,9 @@ def targets(corners: np.ndarray, shape: tuple[int, int],
     """Heat map (h x w), regression targets (6 x h x w) and their mask (h x w) for one view's corners.
 
     The heat is a Gaussian round each corner (wider for bigger cards); offsets and the card's sides
-    are taught in the 3 x 3 cells round it, the nearest corner winning where two meet. Round each
+    are taught in the 3 x 3 cells round it, the nearest corner winning where two meet. A corner whose
+    sides are NaN (a real photo's outline that no label verified) keeps them NaN in `reg`, and the
+    loss leaves them untaught (models.training.corners.loss_of); its heat is the narrowest. Round each
     `unsure` corner (same layout: a real photo's index no label could confirm) the heat is raised to
     just under 1, where the focal loss's (1 - heat)^4 weighs a peak at nothing: neither taught as a
     corner nor as background.
@@ -100,7 +102,8 @@ def targets(corners: np.ndarray, shape: tuple[int, int],
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     for x, y, ax, ay, dx, dy in corners:
         cx, cy = (x + 0.5) / STRIDE, (y + 0.5) / STRIDE  # in cells, 0 at the image's outer edge
-        sigma = max(0.6, 0.05 * float(np.hypot(dx, dy)) / STRIDE)
+        length = float(np.hypot(dx, dy))
+        sigma = max(0.6, 0.05 * length / STRIDE) if np.isfinite(length) else 0.6
         np.maximum(heat, np.exp(-((xs + 0.5 - cx) ** 2 + (ys + 0.5 - cy) ** 2) / (2 * sigma ** 2)), out=heat)
         ix, iy = int(np.floor(cx)), int(np.floor(cy))
         if 0 <= ix < w and 0 <= iy < h:

@@ -126,9 +126,10 @@ def loss_of(out, heat, reg, mask):
     n = positive.sum().clamp(min=1.0)
     focal = (pos_loss.sum() + neg_loss.sum()) / n
     m = mask[:, None]
-    l1 = (out[:, 1:] - reg).abs() * m
-    offsets = l1[:, :2].sum() / m.sum().clamp(min=1.0)
-    sides = l1[:, 2:].sum() / m.sum().clamp(min=1.0)
+    known = m * torch.isfinite(reg[:, 2:3]).float()   # cells whose corner's sides a label verified
+    l1 = (out[:, 1:] - torch.nan_to_num(reg)).abs()
+    offsets = (l1[:, :2] * m).sum() / m.sum().clamp(min=1.0)
+    sides = (l1[:, 2:] * known).sum() / known.sum().clamp(min=1.0)
     return focal + offsets + 2.0 * sides, torch.stack([focal, offsets, sides]).detach()
 
 
@@ -139,11 +140,16 @@ def matches(hits, corners: np.ndarray, scale: float) -> tuple[int, int]:
 
     truths = [np.stack([c[:2], c[:2] + c[2:4], c[:2] + c[2:4] + c[4:6], c[:2] + c[4:6]]) / scale
               for c in corners]
+
+    def same(hit, t) -> bool:
+        if not np.isfinite(t).all():   # sides no label verified: the corner alone, at the hit's own size
+            return near(hit.quad[0], t[0], np.linalg.norm(hit.quad[3] - hit.quad[0]))
+        length = np.linalg.norm(t[3] - t[0])
+        return near(hit.quad[0], t[0], length) and near(hit.quad[2], t[2], length)
+
     found, false = set(), 0
     for hit in hits:
-        best = next((k for k, t in enumerate(truths) if k not in found
-                     and near(hit.quad[0], t[0], np.linalg.norm(t[3] - t[0]))
-                     and near(hit.quad[2], t[2], np.linalg.norm(t[3] - t[0]))), None)
+        best = next((k for k, t in enumerate(truths) if k not in found and same(hit, t)), None)
         if best is None:
             false += 1
         else:

@@ -10,7 +10,11 @@ the photo may be taught as "no corner".
 A view is the photo turned a random quarter (a card on a table has no up), cut to the detector's
 view shape at a random place and zoom, and shrunk to its input size. An index corner confirmed by the
 classifier is a target where its whole index lies inside the view; one the labels could not confirm
-(covered, or unreadable) is taught neither way (`corner_data.targets`' `unsure`).
+(covered, or unreadable) is taught neither way (`corner_data.targets`' `unsure`). A target's sides
+(the card's across and down) are taught only where its outline is verified: fitted to the source's
+box, drawn by hand, or read as the named card at both index corners. The recognizer's outline of a
+card read at one corner only puts that corner right but guesses the sides, often far off on small
+or skewed cards; such a corner is taught with its sides unknown (NaN), its place and offset only.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from vision.crops import INDEX_REGION, index_centre, region_quad
 @dataclass
 class RealViews:
     """N views (N x H x W x 3 uint8), each view's target corners and unsure corners (K x 6 float32:
-    corner x y, across x y, down x y, input pixels), and the labelled photo each was cut from."""
+    corner x y, across x y, down x y, input pixels; a target's sides NaN where its outline is not
+    verified), and the labelled photo each was cut from."""
 
     images: np.ndarray
     corners: list[np.ndarray]
@@ -53,27 +58,41 @@ def turned(points: np.ndarray, size: tuple[int, int], quarters: int) -> np.ndarr
 ROTATIONS = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
 
-def photo_corners(photo: LabelledPhoto) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """(outlines started at each shown index corner, outlines started at each unsure one)."""
-    shown, unsure = [], []
+VERIFIED_BY = ("box", "hand")   # outlines whose sides a source's box or a person gave
+
+
+def sides_verified(card) -> bool:
+    """Whether a labelled card's outline has the card's sides right, not only its first corner."""
+    return card.by in VERIFIED_BY or all(verdict == "shown" for verdict in card.corners)
+
+
+def photo_corners(photo: LabelledPhoto) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """(outlines started at each shown index corner whose sides are verified, at each shown one whose
+    sides are not, at each unsure one)."""
+    shown, loose, unsure = [], [], []
     for card in photo.cards:
+        sure = shown if sides_verified(card) else loose
         for started, verdict in zip(index_corners(card.quad), card.corners):
-            (shown if verdict == "shown" else unsure if verdict == "unsure" else []).append(started)
-    return shown, unsure
+            (sure if verdict == "shown" else unsure if verdict == "unsure" else []).append(started)
+    return shown, loose, unsure
 
 
-def as_row(quad: np.ndarray) -> list[float]:
+def as_row(quad: np.ndarray, sides_known: bool = True) -> list[float]:
+    if not sides_known:
+        return [*quad[0], *[float("nan")] * 4]
     return [*quad[0], *(quad[1] - quad[0]), *(quad[3] - quad[0])]
 
 
-def cut_view(image: np.ndarray, shown: list[np.ndarray], unsure: list[np.ndarray],
+def cut_view(image: np.ndarray, shown: list[np.ndarray], loose: list[np.ndarray], unsure: list[np.ndarray],
              rng: np.random.Generator, out_size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One view (out_size = (width, height)) of a photo, with its target and unsure corners."""
+    """One view (out_size = (width, height)) of a photo, with its target corners (the loose ones'
+    sides NaN) and unsure corners."""
     h, w = image.shape[:2]
     quarters = int(rng.integers(0, 4))
     if quarters:
         image = cv2.rotate(image, ROTATIONS[quarters])
         shown = [turned(q, (w, h), quarters) for q in shown]
+        loose = [turned(q, (w, h), quarters) for q in loose]
         unsure = [turned(q, (w, h), quarters) for q in unsure]
         h, w = image.shape[:2]
     out_w, out_h = out_size
@@ -90,7 +109,8 @@ def cut_view(image: np.ndarray, shown: list[np.ndarray], unsure: list[np.ndarray
     def moved(q: np.ndarray) -> np.ndarray:
         return (q - [x0, y0] + 0.5) * scale - 0.5
 
-    corners = [as_row(moved(q)) for q in shown if inside(moved(region_quad(q, INDEX_REGION)), (out_w, out_h))]
+    corners = [as_row(moved(q), known) for quads, known in ((shown, True), (loose, False)) for q in quads
+               if inside(moved(region_quad(q, INDEX_REGION)), (out_w, out_h))]
     maybe = [as_row(moved(q)) for q in unsure if inside(moved(index_centre(q))[None], (out_w, out_h))]
     return (view, np.asarray(corners, np.float32).reshape(-1, 6), np.asarray(maybe, np.float32).reshape(-1, 6))
 
@@ -110,9 +130,9 @@ def build_real_views(photos_root: Path, views_per_photo: int, seed: int, out_siz
     images, corners, unsure, photos = [], [], [], []
     complete = CompletePhotos(labels, photos_root)
     for n, photo, image in complete:
-        shown, maybe = photo_corners(photo)
+        shown, loose, maybe = photo_corners(photo)
         for _ in range(views_per_photo):
-            view, found, unsure_here = cut_view(image, shown, maybe, rng, out_size)
+            view, found, unsure_here = cut_view(image, shown, loose, maybe, rng, out_size)
             images.append(view)
             corners.append(found)
             unsure.append(unsure_here)
