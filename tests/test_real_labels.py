@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from models.training.corner_data import UNSURE_HEAT, targets
-from models.training.real_labels import (CORNER_LABELS, LabelledCard, LabelledPhoto, judge_corners, label_photo,
-                                         load_corner_labels, load_hand_outlines, match_reads, outline_in_box,
-                                         trainable_labels, voc_boxes)
+from models.training.real_labels import (CORNER_LABELS, LabelledCard, LabelledPhoto, fitted_to_regions,
+                                         judge_corners, label_photo, load_corner_labels, load_hand_outlines,
+                                         match_reads, outline_in_box, region_outline, trainable_labels, voc_boxes)
 from models.training.real_views import cut_view, photo_corners, sides_verified, turned
 from vision.crops import INDEX_REGION, region_quad
 
@@ -76,6 +76,60 @@ class NamedCardClassifier:
     def probabilities(self, crops):
         row = np.array([1.0 if name == self.reads_as else 0.0 for name in self.labels])
         return np.tile(row, (len(crops), 1))
+
+
+class OnTheCardClassifier(NamedCardClassifier):
+    """Reads the 9H at a crop cut from a white card, and "not a card" at one cut off it."""
+
+    def __init__(self):
+        super().__init__("9H")
+
+    def probabilities(self, crops):
+        return np.array([[1.0, 0.0, 0.0] if crop.mean() > 150 else [0.0, 0.0, 1.0] for crop in crops])
+
+
+def card_on_felt(quads) -> np.ndarray:
+    image = np.full((480, 640, 3), (40, 70, 30), np.uint8)
+    for quad in quads:
+        cv2.fillConvexPoly(image, np.round(quad).astype(np.int32), (235, 235, 235))
+    return image
+
+
+def guessed_from(quad: np.ndarray) -> np.ndarray:
+    """The recognizer's outline of a card read at one corner: that corner right, the sides too long
+    and turned, as on small sheared cards."""
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+    t = np.radians(20.0)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+    a, d = 1.4 * across @ turn.T, 1.8 * down @ turn.T
+    return np.stack([quad[0], quad[0] + a, quad[0] + a + d, quad[0] + d]).astype(np.float32)
+
+
+@pytest.mark.parametrize("degrees", [0.0, 9.0, -14.0, 100.0])
+def test_a_lone_card_on_a_plain_table_gets_the_outline_of_its_bright_region(degrees):
+    quad = card_quad((320, 240), 160, degrees)
+    image = card_on_felt([quad])
+    region = region_outline(image, guessed_from(quad))
+    assert region is not None and np.abs(region - quad).max() < 4.0   # from the same corner, the card's sides
+
+
+def test_a_region_of_two_cards_crossed_is_no_outline():
+    quad = card_quad((320, 240), 160, 0.0)
+    image = card_on_felt([quad, card_quad((330, 250), 160, 55.0)])
+    assert region_outline(image, quad) is None
+
+
+def test_a_guessed_outline_is_replaced_by_its_region_only_where_both_index_corners_then_read():
+    quad = card_quad((320, 240), 160, 6.0)
+    image = card_on_felt([quad])
+    guessed = guessed_from(quad)
+    reads = [("9H", guessed, "recognizer"), ("9H", guessed, "box")]
+    (card, region, by), boxed = fitted_to_regions(image, reads, OnTheCardClassifier())
+    assert by == "region" and np.abs(region - quad).max() < 4.0
+    assert judge_corners(image, "9H", guessed, OnTheCardClassifier())[1] != "shown"   # why it was replaced
+    assert boxed[2] == "box" and boxed[1] is guessed                  # a source's box is kept as it is
+    crossed = card_on_felt([quad, card_quad((330, 250), 160, 55.0)])
+    assert fitted_to_regions(crossed, reads[:1], OnTheCardClassifier())[0][2] == "recognizer"
 
 
 def test_corners_are_shown_where_read_as_named_cut_at_the_frame_and_unsure_otherwise():

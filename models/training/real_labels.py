@@ -8,7 +8,9 @@ the quad clockwise from the upright card's top-left corner, in the photo's pixel
 replaces a read of the same card. Where the source boxed each whole card upright (EdjeElectronics'
 Pascal VOC files), a read's outline is replaced by the card-shaped outline that fills its box with an
 index corner at the read's (`outline_in_box`): the recognizer's outlines put a found corner right but
-often guess the card's sides. Both index corners of each outline (the outline's first and third
+often guess the card's sides. Where a read's outline is not read as its card at both index corners,
+the bright region round its corner (a lone light card on a darker table) gives the outline instead,
+if that one is (`region_outline`). Both index corners of each outline (the outline's first and third
 corners) are then judged:
 
 - `shown`: its index region lies inside the photo and the classifier reads the named card there;
@@ -18,9 +20,10 @@ corners) are then judged:
 
 A photo is `complete` when every named card has an outline: only complete photos may teach the
 detector where no corner is. The labels are written to `models/training/real/corners.jsonl`, and
-`--overlay DIR` draws them on each photo (outlines: magenta fitted to the source's box, blue the
-recognizer's, white by hand; index regions: green shown, amber unsure, grey cut; the card's name at
-its first corner) for a person to check by eye before they train anything. Only sources whose licence
+`--overlay DIR` draws them on each photo (outlines: magenta fitted to the source's box, cyan a
+card's bright region, blue the recognizer's, white by hand; index regions: green shown, amber
+unsure, grey cut; the card's name at its first corner) for a person to check by eye before they
+train anything. Only sources whose licence
 allows training (`bench/real/sources.json`, use `train+eval`) are labelled.
 
     python -m models.training.real_labels [--photos .cache/real] [--overlay DIR]
@@ -44,6 +47,9 @@ HAND_OUTLINES = HERE / "outlines_by_hand.jsonl"
 READ_AS_NAMED = 0.5   # the classifier's probability of the named card at a corner for it to count as shown
 CARD_ASPECT = 2.5 / 3.5   # a poker-size card's short side over its long side
 BOX_FIT = 0.06            # a box-fitted outline's corner within this share of its long side of the read corner
+REGION_REACH = 6          # pixels round a read's corner where its bright region is looked for
+REGION_FILL = 0.85        # a region this much of its rectangle (a card, not a blob of several)
+REGION_MAX_SHARE = 0.25   # and at most this share of the photo (not the table's bright edge)
 RANKS_BY_NAME = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "nine": "9"}
 
 
@@ -54,7 +60,7 @@ class LabelledCard:
 
     card: str
     quad: np.ndarray
-    by: str                                   # "recognizer" or "hand"
+    by: str                                   # "recognizer", "box", "region" or "hand"
     corners: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -221,6 +227,58 @@ def fitted_to_boxes(reads: list[tuple[str, np.ndarray]], boxes,
     return fitted
 
 
+def region_outline(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The outline of the bright region round a read's index corner (a light card on a darker table),
+    as its minimum-area rectangle started at the corner nearest the read's and turned to the read's
+    axes; None where no card-like region lies there. The recognizer guesses a card's sides from one
+    corner; a lone card on a plain table shows them."""
+    import cv2
+
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    _, bright = cv2.threshold(cv2.GaussianBlur(gray, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # the print inside the card
+    count, regions = cv2.connectedComponents(bright)
+    h, w = gray.shape
+    x, y = int(round(float(quad[0][0]))), int(round(float(quad[0][1])))
+    reach = REGION_REACH
+    window = regions[max(0, y - reach):y + reach + 1, max(0, x - reach):x + reach + 1]
+    labels, sizes = np.unique(window[window > 0], return_counts=True)
+    if len(labels) == 0:
+        return None
+    region = (regions == labels[np.argmax(sizes)]).astype(np.uint8)
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contour = max(contours, key=cv2.contourArea)
+    rect = cv2.minAreaRect(contour)
+    corners = cv2.boxPoints(rect).astype(np.float32)
+    box_area = float(rect[1][0] * rect[1][1])
+    if box_area <= 0 or box_area > REGION_MAX_SHARE * w * h or cv2.contourArea(contour) < REGION_FILL * box_area:
+        return None
+    across, down = quad[1] - quad[0], quad[3] - quad[0]
+
+    def fit(q: np.ndarray) -> float:
+        a, d = q[1] - q[0], q[3] - q[0]
+        cos = lambda u, v: float(np.dot(u, v) / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-6))  # noqa: E731
+        return cos(a, across) + cos(d, down) - float(np.linalg.norm(q[0] - quad[0])) / max(np.linalg.norm(down), 1.0)
+
+    orderings = [np.roll(c, -k, axis=0) for c in (corners, corners[::-1].copy()) for k in range(4)]
+    return max(orderings, key=fit)
+
+
+def fitted_to_regions(image: np.ndarray, reads: list[tuple[str, np.ndarray, str]], classifier) -> list[tuple]:
+    """Each recognizer outline not read as its card at both index corners replaced by its region's
+    outline (region_outline), where that one is (`region`); the others as they were."""
+    fitted = []
+    for card, quad, by in reads:
+        if by == "recognizer" and judge_corners(image, card, quad, classifier) != ["shown", "shown"]:
+            better = region_outline(image, quad)
+            if better is not None and judge_corners(image, card, better, classifier) == ["shown", "shown"]:
+                fitted.append((card, better, "region"))
+                continue
+        fitted.append((card, quad, by))
+    return fitted
+
+
 def load_hand_outlines(path: Path = HAND_OUTLINES) -> dict[tuple[str, str], list[tuple[str, np.ndarray]]]:
     """(source, path) -> [(card, quad)] from the hand-drawn outlines file (absent: none)."""
     found: dict[tuple[str, str], list[tuple[str, np.ndarray]]] = {}
@@ -286,7 +344,8 @@ def draw(image: np.ndarray, photo: LabelledPhoto) -> np.ndarray:
     thick = max(1, int(round(2 * scale)))
     for card in photo.cards:
         pts = np.round(card.quad).astype(np.int32).reshape(-1, 1, 2)
-        outline_colour = {"hand": (255, 255, 255), "box": (255, 0, 255)}.get(card.by, (200, 120, 0))
+        outline_colour = {"hand": (255, 255, 255), "box": (255, 0, 255),
+                          "region": (255, 255, 0)}.get(card.by, (200, 120, 0))
         cv2.polylines(out, [pts], True, outline_colour, thick, cv2.LINE_AA)
         for started, verdict in zip(index_corners(card.quad), card.corners):
             box = np.round(region_quad(started, INDEX_REGION)).astype(np.int32).reshape(-1, 1, 2)
@@ -346,6 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         reads = sorted((r for r in recognizer.recognize(image) if r.card is not None), key=lambda r: -r.confidence)
         reads = fitted_to_boxes([(str(r.card), r.quad) for r in reads],
                                 boxes_of(label, sources, args.mirror_root), (image.shape[1], image.shape[0]))
+        reads = fitted_to_regions(image, reads, classifier)
         photo = label_photo(image, label, reads,
                             hand.get((label["source"], label["path"]), []), classifier)
         photos.append(photo)
