@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from models.training.corner_data import UNSURE_HEAT, targets
-from models.training.real_labels import (CORNER_LABELS, LabelledCard, LabelledPhoto, fitted_to_regions,
-                                         judge_corners, label_photo, load_corner_labels, load_hand_outlines,
+from models.training.real_labels import (CORNER_LABELS, LabelledCard, LabelledPhoto, judge_corners,
+                                         label_photo, labelled_card, load_corner_labels, load_hand_outlines,
                                          match_reads, outline_in_box, region_outline, trainable_labels, voc_boxes)
 from models.training.real_views import cut_view, photo_corners, sides_verified, turned
 from vision.crops import INDEX_REGION, region_quad
@@ -123,13 +123,14 @@ def test_a_guessed_outline_is_replaced_by_its_region_only_where_both_index_corne
     quad = card_quad((320, 240), 160, 6.0)
     image = card_on_felt([quad])
     guessed = guessed_from(quad)
-    reads = [("9H", guessed, "recognizer"), ("9H", guessed, "box")]
-    (card, region, by), boxed = fitted_to_regions(image, reads, OnTheCardClassifier())
-    assert by == "region" and np.abs(region - quad).max() < 4.0
+    region = labelled_card(image, "9H", guessed, "recognizer", OnTheCardClassifier())
+    assert region.by == "region" and np.abs(region.quad - quad).max() < 4.0
+    assert region.corners == ["shown", "shown"]
     assert judge_corners(image, "9H", guessed, OnTheCardClassifier())[1] != "shown"   # why it was replaced
-    assert boxed[2] == "box" and boxed[1] is guessed                  # a source's box is kept as it is
+    boxed = labelled_card(image, "9H", guessed, "box", OnTheCardClassifier())
+    assert boxed.by == "box" and np.array_equal(boxed.quad, guessed)   # a source's box is kept as it is
     crossed = card_on_felt([quad, card_quad((330, 250), 160, 55.0)])
-    assert fitted_to_regions(crossed, reads[:1], OnTheCardClassifier())[0][2] == "recognizer"
+    assert labelled_card(crossed, "9H", guessed, "recognizer", OnTheCardClassifier()).by == "recognizer"
 
 
 def test_corners_are_shown_where_read_as_named_cut_at_the_frame_and_unsure_otherwise():

@@ -47,6 +47,7 @@ HAND_OUTLINES = HERE / "outlines_by_hand.jsonl"
 READ_AS_NAMED = 0.5   # the classifier's probability of the named card at a corner for it to count as shown
 CARD_ASPECT = 2.5 / 3.5   # a poker-size card's short side over its long side
 BOX_FIT = 0.06            # a box-fitted outline's corner within this share of its long side of the read corner
+BOTH_SHOWN = ["shown", "shown"]   # an outline read as its card at both index corners
 REGION_REACH = 6          # pixels round a read's corner where its bright region is looked for
 REGION_FILL = 0.85        # a region this much of its rectangle (a card, not a blob of several)
 REGION_MAX_SHARE = 0.25   # and at most this share of the photo (not the table's bright edge)
@@ -154,9 +155,22 @@ def label_photo(image: np.ndarray, label: dict, reads: list[tuple[str, np.ndarra
     hand = match_reads(named, by_hand)
     left = list((Counter(named) - Counter(c for c, _ in hand)).elements())
     outlines = [(c, q, "hand") for c, q in hand] + match_reads(left, reads)
-    cards = [LabelledCard(c, np.asarray(q, np.float32).reshape(4, 2), by, judge_corners(image, c, q, classifier))
-             for c, q, by in outlines]
+    cards = [labelled_card(image, c, q, by, classifier) for c, q, by in outlines]
     return LabelledPhoto(label["source"], label["path"], (image.shape[1], image.shape[0]), named, cards)
+
+
+def labelled_card(image: np.ndarray, card: str, quad: np.ndarray, by: str, classifier) -> LabelledCard:
+    """One card's outline with its corners judged; a recognizer outline not read as its card at both
+    index corners replaced by its bright region's outline (region_outline, `region`) where that one is."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    verdicts = judge_corners(image, card, quad, classifier)
+    if by == "recognizer" and verdicts != BOTH_SHOWN:
+        region = region_outline(image, quad)
+        if region is not None:
+            region_verdicts = judge_corners(image, card, region, classifier)
+            if region_verdicts == BOTH_SHOWN:
+                return LabelledCard(card, region, "region", region_verdicts)
+    return LabelledCard(card, quad, by, verdicts)
 
 
 def outline_in_box(box: tuple[float, float, float, float], corner: np.ndarray,
@@ -238,7 +252,7 @@ def region_outline(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     _, bright = cv2.threshold(cv2.GaussianBlur(gray, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))  # the print inside the card
-    count, regions = cv2.connectedComponents(bright)
+    _, regions = cv2.connectedComponents(bright)
     h, w = gray.shape
     x, y = int(round(float(quad[0][0]))), int(round(float(quad[0][1])))
     reach = REGION_REACH
@@ -256,27 +270,16 @@ def region_outline(image: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         return None
     across, down = quad[1] - quad[0], quad[3] - quad[0]
 
+    def cos(u: np.ndarray, v: np.ndarray) -> float:
+        return float(np.dot(u, v) / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-6))
+
     def fit(q: np.ndarray) -> float:
-        a, d = q[1] - q[0], q[3] - q[0]
-        cos = lambda u, v: float(np.dot(u, v) / max(np.linalg.norm(u) * np.linalg.norm(v), 1e-6))  # noqa: E731
-        return cos(a, across) + cos(d, down) - float(np.linalg.norm(q[0] - quad[0])) / max(np.linalg.norm(down), 1.0)
+        """Along the read's axes, and started near its corner."""
+        return cos(q[1] - q[0], across) + cos(q[3] - q[0], down) - \
+            float(np.linalg.norm(q[0] - quad[0])) / max(np.linalg.norm(down), 1.0)
 
     orderings = [np.roll(c, -k, axis=0) for c in (corners, corners[::-1].copy()) for k in range(4)]
     return max(orderings, key=fit)
-
-
-def fitted_to_regions(image: np.ndarray, reads: list[tuple[str, np.ndarray, str]], classifier) -> list[tuple]:
-    """Each recognizer outline not read as its card at both index corners replaced by its region's
-    outline (region_outline), where that one is (`region`); the others as they were."""
-    fitted = []
-    for card, quad, by in reads:
-        if by == "recognizer" and judge_corners(image, card, quad, classifier) != ["shown", "shown"]:
-            better = region_outline(image, quad)
-            if better is not None and judge_corners(image, card, better, classifier) == ["shown", "shown"]:
-                fitted.append((card, better, "region"))
-                continue
-        fitted.append((card, quad, by))
-    return fitted
 
 
 def load_hand_outlines(path: Path = HAND_OUTLINES) -> dict[tuple[str, str], list[tuple[str, np.ndarray]]]:
@@ -405,7 +408,6 @@ def main(argv: list[str] | None = None) -> int:
         reads = sorted((r for r in recognizer.recognize(image) if r.card is not None), key=lambda r: -r.confidence)
         reads = fitted_to_boxes([(str(r.card), r.quad) for r in reads],
                                 boxes_of(label, sources, args.mirror_root), (image.shape[1], image.shape[0]))
-        reads = fitted_to_regions(image, reads, classifier)
         photo = label_photo(image, label, reads,
                             hand.get((label["source"], label["path"]), []), classifier)
         photos.append(photo)
