@@ -255,7 +255,7 @@ class GameState:
         pass
 
     def _on_GoSaid(self, e: ev.GoSaid) -> None:
-        self._play.apply_go(self._seat(e.player))
+        self._play.apply_go(self._seat(e.player), e.inferred)
 
     def _on_CardPlayed(self, e: ev.CardPlayed) -> None:
         self._play.apply_card(self._seat(e.player), e.card, e.count)

@@ -25,10 +25,13 @@ from .play_score import MAX_COUNT, score_play
 class GoRecord:
     """A go, kept to find a renege at the show: the cards on the count, and how many cards the
     player had played. The cards, not their sum, so that a card misread in the play and put right
-    at the show (apply_correction) puts the go's count right too."""
+    at the show (apply_correction) puts the go's count right too. implied_by: the card whose value
+    passing 31 was all that showed this go (its player led a new count without having said go)."""
     seat: int
     on_count: tuple[Card, ...]
     played_before: int
+    inferred: bool = False
+    implied_by: Card | None = None
 
     @property
     def count(self) -> int:
@@ -48,6 +51,7 @@ class PlayState:
     gone: set[int] = field(default_factory=set)  # said go on the current count
     last: int | None = None                      # who played last on the current count
     goes: list[GoRecord] = field(default_factory=list)
+    inferred_since_card: list[GoRecord] = field(default_factory=list)
     ended: bool = False
 
     @classmethod
@@ -147,14 +151,21 @@ class PlayState:
         return score_play([c for _, c in self.series] + [card])
 
     # --- applying events (the only changes) --------------------------------------------------------
-    def apply_go(self, seat: int) -> None:
-        self.goes.append(GoRecord(seat, tuple(c for _, c in self.series), len(self.played[seat])))
+    def apply_go(self, seat: int, inferred: bool = False) -> None:
+        go = GoRecord(seat, tuple(c for _, c in self.series), len(self.played[seat]), inferred)
+        self.goes.append(go)
+        if inferred:
+            self.inferred_since_card.append(go)
         self.gone.add(seat)
         if self.turn == seat:
             nxt = self.next_turn(seat)
             self.turn = nxt if nxt is not None else seat
 
     def apply_card(self, seat: int, card: Card, count: int) -> None:
+        if not self.series and any(go.seat == seat for go in self.inferred_since_card):
+            for go in self.inferred_since_card:         # this card passing 31 is what showed them
+                go.implied_by = card
+        self.inferred_since_card = []
         self.series.append((seat, card))
         self.played[seat].append(card)
         self.last = seat
@@ -173,12 +184,21 @@ class PlayState:
     def apply_correction(self, seat: int, misread: tuple[Card, ...], cards: tuple[Card, ...]) -> None:
         """Cards of this seat's misread in the play put right, each in its counterpart's place, so a
         go's record of how many cards the player had played still holds, and the count of every go
-        said over them is the count that really stood."""
+        said over them is the count that really stood. Goes shown only by a misread card passing 31
+        go where the real card fitted: its player played on the count, and only those its turn passed
+        over went."""
         real = dict(zip(misread, cards))
         self.played[seat] = [real.get(c, c) for c in self.played[seat]]
         self.series = [(s, real.get(c, c) if s == seat else c) for s, c in self.series]
         for go in self.goes:
             go.on_count = tuple(real.get(c, c) for c in go.on_count)
+        for card, real_card in real.items():
+            shown = [go for go in self.goes if go.implied_by == card]
+            for go in shown:
+                go.implied_by = real_card
+            if shown and shown[0].count + real_card.value <= MAX_COUNT:
+                own = next(n for n, go in enumerate(shown) if go.seat == seat)
+                self.goes = [go for go in self.goes if all(go is not gone for gone in shown[own:])]
 
     def _reset(self) -> None:
         last = self.last

@@ -175,6 +175,37 @@ def test_a_go_put_right_by_a_correction_replays_and_undoes_as_it_happened():
     assert reneges_at_claim(g, "Bob", ["TC", "8D", "4S", "6S"]) == []
 
 
+# Bob's fifth card of the play is read as the QC at 26: over 31, so Bob and Ann are taken to have said go
+# there and the QC to lead a new count. Bob laid the 4C, which made 30: nobody said go at 26.
+OVER_READ = [("Bob", "TC"), ("Ann", "KD"), ("Bob", "5D"), ("Ann", "AH"), ("Bob", "QC"),   # both "went"
+             ("Ann", "9H"), ("Bob", "2S"), ("Ann", "5H")]
+
+
+def test_a_go_inferred_only_from_a_misread_card_passing_31_is_dropped_once_the_play_is_put_right():
+    uncorrected = at_play()
+    play_all(uncorrected, OVER_READ)
+    assert reneges_at_claim(uncorrected, "Bob", ["TC", "5D", "QC", "2S"]) == [(26, cards("2S"))]
+    g = at_play()
+    play_all(g, OVER_READ)
+    g.correct_play("Bob", ["QC"], ["4C"])
+    assert reneges_at_claim(g, "Bob", ["TC", "5D", "4C", "2S"]) == []       # the 4C fitted: no go at 26
+    rebuilt = Game.from_events(through_json(g.events))
+    assert reneges_at_claim(g, "Ann", ["KD", "AH", "9H", "5H"]) == []       # nor Ann's, after Bob's
+    assert reneges_at_claim(rebuilt, "Ann", ["KD", "AH", "9H", "5H"]) == []
+    kept_ann = at_play()
+    play_all(kept_ann, OVER_READ)
+    kept_ann.show("Bob", ["TC", "5D", "QC", "2S"])
+    kept_ann.claim(0)
+    assert reneges_at_claim(kept_ann, "Ann", ["KD", "AH", "9H", "5H"]) == [(26, cards("5H"))]
+
+
+def test_a_go_a_card_put_right_still_passes_31_after_stands():
+    g = at_play()
+    play_all(g, OVER_READ)
+    g.correct_play("Bob", ["QC"], ["7C"])                                   # 33: Bob did go at 26
+    assert reneges_at_claim(g, "Bob", ["TC", "5D", "7C", "2S"]) == [(26, cards("2S"))]
+
+
 def test_a_correction_is_said_and_shown():
     e = ev.PlayCorrected("North", cards("AS"), cards("3C"))
     assert spoken(e) == "I took the three of clubs for the ace of spades in the play"
