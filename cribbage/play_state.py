@@ -30,7 +30,6 @@ class GoRecord:
     seat: int
     on_count: tuple[Card, ...]
     played_before: int
-    inferred: bool = False
     implied_by: Card | None = None
 
     @property
@@ -152,7 +151,7 @@ class PlayState:
 
     # --- applying events (the only changes) --------------------------------------------------------
     def apply_go(self, seat: int, inferred: bool = False) -> None:
-        go = GoRecord(seat, tuple(c for _, c in self.series), len(self.played[seat]), inferred)
+        go = GoRecord(seat, tuple(c for _, c in self.series), len(self.played[seat]))
         self.goes.append(go)
         if inferred:
             self.inferred_since_card.append(go)
@@ -184,9 +183,9 @@ class PlayState:
     def apply_correction(self, seat: int, misread: tuple[Card, ...], cards: tuple[Card, ...]) -> None:
         """Cards of this seat's misread in the play put right, each in its counterpart's place, so a
         go's record of how many cards the player had played still holds, and the count of every go
-        said over them is the count that really stood. Goes shown only by a misread card passing 31
-        go where the real card fitted: its player played on the count, and only those its turn passed
-        over went."""
+        said over them is the count that really stood. The goes that only a misread card passing 31
+        showed are dropped where the real card fitted, from its player's on: that player played on the
+        count, and only those its turn passed over had gone."""
         real = dict(zip(misread, cards))
         self.played[seat] = [real.get(c, c) for c in self.played[seat]]
         self.series = [(s, real.get(c, c) if s == seat else c) for s, c in self.series]
@@ -198,7 +197,8 @@ class PlayState:
                 go.implied_by = real_card
             if shown and shown[0].count + real_card.value <= MAX_COUNT:
                 own = next(n for n, go in enumerate(shown) if go.seat == seat)
-                self.goes = [go for go in self.goes if all(go is not gone for gone in shown[own:])]
+                dropped = {id(go) for go in shown[own:]}
+                self.goes = [go for go in self.goes if id(go) not in dropped]
 
     def _reset(self) -> None:
         last = self.last

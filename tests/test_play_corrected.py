@@ -199,7 +199,7 @@ def test_a_go_inferred_only_from_a_misread_card_passing_31_is_dropped_once_the_p
     assert reneges_at_claim(kept_ann, "Ann", ["KD", "AH", "9H", "5H"]) == [(26, cards("5H"))]
 
 
-def test_a_go_a_card_put_right_still_passes_31_after_stands():
+def test_a_go_stands_where_the_card_put_right_still_passes_31():
     g = at_play()
     play_all(g, OVER_READ)
     g.correct_play("Bob", ["QC"], ["7C"])                                   # 33: Bob did go at 26
