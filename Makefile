@@ -29,8 +29,8 @@ bench: $(STAMP)
 # bench.real.build copies out of their fetched repositories; where they are missing it names them and
 # stops before any training, and REAL_VIEWS=0 trains it on rendered views alone. The classifier draws
 # index crops cut from the same photos as REAL_CROPS of every batch (models/HISTORY.md, section 22), and
-# the whole-card network their whole faces as REAL_FACES (section 24; the committed file is that
-# recipe's seed 4, chosen among five); REAL_VIEWS=0 REAL_CROPS=0 REAL_FACES=0 trains all three on
+# the whole-card network their whole faces as REAL_FACES (section 26: the committed file is that
+# recipe's seed 0, chosen among three); REAL_VIEWS=0 REAL_CROPS=0 REAL_FACES=0 trains all three on
 # rendered decks alone.
 REAL_VIEWS ?= 4
 REAL_CROPS ?= 0.15
