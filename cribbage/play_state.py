@@ -184,8 +184,8 @@ class PlayState:
         """Cards of this seat's misread in the play put right, each in its counterpart's place, so a
         go's record of how many cards the player had played still holds, and the count of every go
         said over them is the count that really stood. The goes that only a misread card passing 31
-        showed are dropped where the real card fitted, from its player's on: that player played on the
-        count, and only those its turn passed over had gone."""
+        showed are dropped where the real card fitted: its player played on the count. (Such a card
+        is its player's lead, so the goes it showed are its player's and those of everyone after.)"""
         real = dict(zip(misread, cards))
         self.played[seat] = [real.get(c, c) for c in self.played[seat]]
         self.series = [(s, real.get(c, c) if s == seat else c) for s, c in self.series]
@@ -196,8 +196,7 @@ class PlayState:
             for go in shown:
                 go.implied_by = real_card
             if shown and shown[0].count + real_card.value <= MAX_COUNT:
-                own = next(n for n, go in enumerate(shown) if go.seat == seat)
-                dropped = {id(go) for go in shown[own:]}
+                dropped = {id(go) for go in shown}
                 self.goes = [go for go in self.goes if id(go) not in dropped]
 
     def _reset(self) -> None:
