@@ -193,11 +193,10 @@ class PlayState:
             go.on_count = tuple(real.get(c, c) for c in go.on_count)
         for card, real_card in real.items():
             shown = [go for go in self.goes if go.implied_by == card]
+            if shown and shown[0].count + real_card.value <= MAX_COUNT:
+                self.goes = [go for go in self.goes if go.implied_by != card]
             for go in shown:
                 go.implied_by = real_card
-            if shown and shown[0].count + real_card.value <= MAX_COUNT:
-                dropped = {id(go) for go in shown}
-                self.goes = [go for go in self.goes if id(go) not in dropped]
 
     def _reset(self) -> None:
         last = self.last

@@ -26,7 +26,8 @@ import cv2
 import numpy as np
 
 from models.training.corner_data import MAX_ZOOM
-from models.training.real_labels import CompletePhotos, LabelledPhoto, index_corners, inside, load_corner_labels
+from models.training.real_labels import (BOTH_SHOWN, CompletePhotos, LabelledPhoto, index_corners, inside,
+                                         load_corner_labels)
 from vision.crops import INDEX_REGION, index_centre, region_quad
 
 
@@ -63,7 +64,7 @@ VERIFIED_BY = ("box", "hand")   # outlines whose sides a source's box or a perso
 
 def sides_verified(card) -> bool:
     """Whether a labelled card's outline has the card's sides right, not only its first corner."""
-    return card.by in VERIFIED_BY or all(verdict == "shown" for verdict in card.corners)
+    return card.by in VERIFIED_BY or card.corners == BOTH_SHOWN
 
 
 def photo_corners(photo: LabelledPhoto) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
