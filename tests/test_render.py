@@ -136,10 +136,24 @@ def test_every_scene_kind_renders_with_consistent_ground_truth(kind):
         assert scene.cards == ()
     if kind == "backs":
         assert scene.cards and all(c.card is None for c in scene.cards)
-    if kind in ("separate", "row"):
+    if kind in ("separate", "row", "fan"):
         assert len(scene.cards) >= 2 and all(c.card is not None for c in scene.cards)
     for placed in scene.cards:
         assert placed.quad.shape == (4, 2) and placed.quad.dtype == np.float32
+
+
+def test_a_fan_turns_each_card_past_the_last_and_leaves_most_indices_showing():
+    shown = total = 0
+    for seed in range(12):
+        scene = make_scene(np.random.default_rng(seed), "fan", DECK, size=(960, 540))
+        # Each card's long side, from its index corner down the card, turns the same way as the fan goes.
+        downs = [c.quad[3] - c.quad[0] for c in scene.cards]
+        angles = [np.degrees(np.arctan2(d[1], d[0])) for d in downs]
+        turns = [(b - a + 180) % 360 - 180 for a, b in zip(angles, angles[1:])]
+        assert sum(8 < t < 30 for t in turns) >= len(turns) // 2, turns  # a second fan restarts the turn
+        shown += sum(c.index_visible for c in scene.cards)
+        total += len(scene.cards)
+    assert 0.6 * total < shown < total  # most indices show, but a tight fan hides some
 
 
 def test_scenes_are_reproducible_from_their_seed():

@@ -1,8 +1,9 @@
 """Random table scenes of the kinds the recognizer must handle, with ground truth.
 
 Kinds: "separate" (2-8 cards apart), "row" (overlapping rows laid as in the play, every index corner
-showing), "backs" (card backs only), "empty" (bare table), "distractors" (hands, phones, paper and
-notes among a few cards).
+showing), "fan" (a hand held or laid fanned: each card turned a little more than the last about a
+point near their feet, each laid over the last; most top-left indices show), "backs" (card backs
+only), "empty" (bare table), "distractors" (hands, phones, paper and notes among a few cards).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sim.render.props import PROP_SCALE, PROPS
 from sim.render.table import Placement, Scene, compose
 from vision.errors import VisionError
 
-SCENE_KINDS = ("separate", "row", "backs", "empty", "distractors")
+SCENE_KINDS = ("separate", "row", "fan", "backs", "empty", "distractors")
 # Card heights as a share of the frame height: a Pi camera over a card table sees cards this big.
 CARD_HEIGHT_SHARE = (0.17, 0.30)
 CARD_ASPECT = 0.7  # width / height; used to lay out scenes, the true shape comes from each deck
@@ -32,7 +33,7 @@ def make_scene(rng: np.random.Generator, kind: str, deck: str, size: tuple[int, 
     texture = texture or str(rng.choice(TEXTURES))
     w, h = size
     card_h = rng.uniform(*card_share) * h
-    placements = {"separate": _separate, "row": _rows, "backs": _backs, "empty": lambda *a: [],
+    placements = {"separate": _separate, "row": _rows, "fan": _fans, "backs": _backs, "empty": lambda *a: [],
                   "distractors": _distractors}[kind](rng, size, card_h)
     background = make_background(rng, texture, size)
     scene = compose(background, placements, rng, deck, view=tilted_view(rng, size, tilt * realism),
@@ -97,6 +98,34 @@ def _rows(rng: np.random.Generator, size: tuple[int, int], card_h: float) -> lis
             centre = start + sign * along * step * i + rng.normal(0, 0.02 * card_h, 2)
             placements.append(Placement(next(cards), (float(centre[0]), float(centre[1])),
                                         up + float(rng.normal(0, 4)), card_h))
+    return placements
+
+
+def _fans(rng: np.random.Generator, size: tuple[int, int], card_h: float) -> list[Placement]:
+    """One or two fans of 3-6 cards, as a player holds a hand or lays it down to show it: card i is
+    turned `spread` degrees more than card i-1 about a pivot below the cards' middles, and laid over it."""
+    w, h = size
+    card_h = min(card_h, 0.26 * h)
+    placements: list[Placement] = []
+    cards = iter(_deal(rng, 12))
+    for _ in range(int(rng.integers(1, 3))):
+        n = int(rng.integers(3, 7))
+        spread = float(rng.uniform(12, 24))               # degrees between neighbours
+        reach = float(rng.uniform(0.35, 0.7)) * card_h    # pivot to each card's centre
+        up = float(rng.uniform(-180, 180))                # the fan's middle card's 'up'
+        radius = reach + 0.62 * card_h                    # the fan lies within this of its pivot
+        low = np.minimum([radius, radius], [w / 2, h / 2])
+        for _ in range(40):
+            pivot = rng.uniform(low, [w - low[0], h - low[1]])
+            if all(np.hypot(*(pivot - p.centre)) > 2.2 * radius for p in placements):
+                break
+        else:
+            continue
+        for i in range(n):
+            angle = up + spread * (i - (n - 1) / 2) + float(rng.normal(0, 1.5))
+            a = np.deg2rad(angle)
+            centre = pivot + reach * np.array([np.sin(a), -np.cos(a)]) + rng.normal(0, 0.015 * card_h, 2)
+            placements.append(Placement(next(cards), (float(centre[0]), float(centre[1])), angle, card_h))
     return placements
 
 
