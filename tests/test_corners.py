@@ -356,3 +356,13 @@ def test_the_square_corners_of_a_patch_nothing_explains_are_offered_as_index_cor
     (outside,) = finder.guessed_corners([patch], [first * 1.2 - 20])
     assert tuple(outside.quad[0].round()) == (210, 230)
     assert square_corners(np.float32([[0, 0], [100, 50], [0, 100]]), None) == []   # no square corner
+
+
+def test_the_detectors_cached_views_are_named_by_the_scene_kinds_they_draw(tmp_path, monkeypatch):
+    from models.training import corner_data
+
+    scenes = {"standard": 3}
+    before = corner_data.views_path(tmp_path, scenes, 0)
+    assert corner_data.views_path(tmp_path, scenes, 0) == before
+    monkeypatch.setattr(corner_data, "KIND_WEIGHTS", {**corner_data.KIND_WEIGHTS, "fan": 0.1})
+    assert corner_data.views_path(tmp_path, scenes, 0) != before

@@ -158,13 +158,19 @@ def build(scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet
     return ViewSet(np.stack(images), corners, np.asarray(deck_ids, np.int16), np.arange(len(jobs), dtype=np.int32))
 
 
-def cached_build(cache_dir: Path, scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet:
-    """build(), kept in cache_dir under a key of everything that shapes the views."""
+def views_path(cache_dir: Path, scenes: dict[str, int], seed: int) -> Path:
+    """Where cached_build keeps these views: named by a key of everything that shapes them."""
     from sim.render.fontdecks import cache_key
 
     key = json.dumps({"scenes": scenes, "seed": seed, "v": DATA_VERSION, "input": [INPUT_WIDTH, STRIDE],
-                      "font_decks": cache_key(list(scenes)), "index": list(INDEX_REGION)}, sort_keys=True)
-    path = cache_dir / f"views-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
+                      "font_decks": cache_key(list(scenes)), "index": list(INDEX_REGION),
+                      "kinds": KIND_WEIGHTS}, sort_keys=True)
+    return cache_dir / f"views-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
+
+
+def cached_build(cache_dir: Path, scenes: dict[str, int], seed: int, workers: int, log=print) -> ViewSet:
+    """build(), kept in cache_dir (views_path)."""
+    path = views_path(cache_dir, scenes, seed)
     if path.is_file():
         log(f"using cached views {path}")
         with np.load(path) as z:

@@ -351,7 +351,7 @@ def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[
     from sim.render.fontdecks import cache_key
 
     shape = {"finder": load_finder() is not None, "decks": decks, "n": scenes_per_deck, "seed": seed,
-             "v": DATA_VERSION, "font_decks": cache_key(decks),
+             "v": DATA_VERSION, "font_decks": cache_key(decks), "kinds": KIND_WEIGHTS,
              "crop": [INDEX_WIDTH, INDEX_HEIGHT, *INDEX_REGION],
              "whole": [WHOLE_WIDTH, WHOLE_HEIGHT, WHOLE_COPIES, WHOLE_JITTER]}
     if small_share > 0:  # absent otherwise, so that renders made before it keep their key
