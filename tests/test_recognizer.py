@@ -276,6 +276,23 @@ def test_neighbours_in_a_row_laid_down_their_length_are_two_cards():
     assert len(drop_overlaps([upper, turned])) == 2
 
 
+def test_a_card_peeking_out_beside_anothers_far_end_is_a_card_of_its_own():
+    # A fan: the card below shows its index just beside the far-end index of the card laid over it,
+    # and both outlines overlap nearly whole. Read as another card there, it would be taken for the
+    # top card's far end read askew ...
+    upper = Recognition(Card.parse("5H"), 0.99, np.float32(box(0, 0)))
+    beside = Recognition(Card.parse("JS"), 0.98, np.roll(np.float32(box(2, 3)), -2, axis=0) + np.float32([0, -20]))
+    assert drop_overlaps([upper, beside]) == [upper]
+    # ... unless the top card is read as itself at that far end too: then the far end is its own, and
+    # the card beside it is a card.
+    far_end = Recognition(Card.parse("5H"), 0.97, np.roll(np.float32(box(0, 0)), -2, axis=0))
+    kept = drop_overlaps([upper, beside, far_end])
+    assert sorted(str(r.card) for r in kept) == ["5H", "JS"]
+    # A reading of the top card at the very index read as another card contradicts it: still one card.
+    contradicting = Recognition(Card.parse("5H"), 0.97, beside.quad + np.float32([1, 1]))
+    assert drop_overlaps([upper, beside, contradicting]) == [upper]
+
+
 # --- the second look at an almost sure read (vision.second_look) ---------------------------------
 
 NUDGES = 8

@@ -62,14 +62,16 @@ def on_another_card(rec: Recognition, whole: Sequence[Recognition]) -> bool:
                for other in whole)
 
 
-def same_place(a: Recognition, b: Recognition) -> bool:
+def same_place(a: Recognition, b: Recognition, readings: Sequence[Recognition] = ()) -> bool:
     """Whether two recognitions are one card seen twice.
 
     Outlines that overlap this much are one card, except two reads of different cards whose reading
     corners lie apart: in a row laid down the cards' length, neighbours' outlines overlap by half.
     Read at the two ends of one card (an index corner and the one diagonally opposite), they are one,
     provided one of the two indices lies on the other's outline: where neither does, they are two cards
-    side by side, one turned end for end.
+    side by side, one turned end for end. Nor are they one where a third reading (of `readings`, the
+    frame's) reads b's card at b's far end, beside a's index: that end is b's own, and a is a card
+    whose index peeks out beside it, as a fan lays them.
     Read at corners near each other, they are one card (its index read twice, once askew) only when
     their index crops are nearly the same place: cards fanned close put their indices side by side.
     """
@@ -86,7 +88,20 @@ def same_place(a: Recognition, b: Recognition) -> bool:
         return not apart(index_centre(a.quad), index_centre(b.quad), INDEXES_APART)
     if not (index_on(a, b) or index_on(b, a)):
         return False
+    if read_beside(a, b, readings, length):
+        return False
     return not (apart(a.quad[0], b.quad[2], CORNERS_APART) and apart(a.quad[2], b.quad[0], CORNERS_APART))
+
+
+def read_beside(a: Recognition, b: Recognition, readings: Sequence[Recognition], length: float) -> bool:
+    """Whether another of `readings` reads b's card at b's far end (the index diagonally opposite b's),
+    and not at a's index: a reading of another card at a's very place contradicts a instead."""
+    far_end = index_centre(np.roll(b.quad, -2, axis=0))
+    at_a = index_centre(a.quad)
+    return any(c is not b and c.card == b.card
+               and float(np.linalg.norm(index_centre(c.quad) - far_end)) < CORNERS_APART * length
+               and float(np.linalg.norm(index_centre(c.quad) - at_a)) >= INDEXES_APART * length
+               for c in readings)
 
 
 def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
@@ -94,7 +109,7 @@ def drop_overlaps(found: list[Recognition]) -> list[Recognition]:
     order = sorted(found, key=lambda r: (r.card is not None, r.confidence), reverse=True)
     kept: list[Recognition] = []
     for rec in order:
-        if not any(same_place(rec, other) for other in kept):
+        if not any(same_place(rec, other, found) for other in kept):
             kept.append(rec)
     kept.sort(key=lambda r: (r.centre[1], r.centre[0]))
     return kept
