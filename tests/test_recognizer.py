@@ -181,6 +181,19 @@ def test_outlines_that_are_no_card_are_dropped():
     assert recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(None), row_of(None)]) == []
 
 
+def test_the_readings_before_settling_are_shown_to_an_observer():
+    # Two outlines over one place, both read: the settle stage keeps one, the observer sees both.
+    seen = []
+    outlines = [Outline([box(0, 0)]), Outline([box(3, 2)])]
+    classifier = ScriptedClassifier([row_of(5), row_of(5, 0.995)], 0.9, ())
+    recognizer = Recognizer(classifier, finder=lambda image: outlines, cropper=lambda image, quad: quad,
+                            whole_card=None, observe=lambda candidates, readings: seen.append((candidates, readings)))
+    found = recognizer.recognize(np.zeros((FRAME_SIDE, FRAME_SIDE, 3), np.uint8))
+    assert len(found) == 1 and len(seen) == 1
+    candidates, readings = seen[0]
+    assert candidates == outlines and [str(r.card) for r in readings] == ["2D", "2D"]
+
+
 def test_the_same_card_at_two_places_is_reported_twice():
     found = recognize_with([Outline([box(0, 0)]), Outline([box(300, 0)])], [row_of(5), row_of(5)])
     assert [str(r.card) for r in found] == ["2D", "2D"]

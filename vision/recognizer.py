@@ -88,17 +88,21 @@ class Recognizer:
     """recognize(image) -> [Recognition]; finder, cropper and whole-card reader are injectable for tests
     and training (whole_card=None: no second opinion). card_length: a card's long side in the frame's
     pixels where `muggins calibrate` measured it (the default finder's only). deck: a learned deck
-    (vision.learned_deck.LearnedDeck) every report is checked against last."""
+    (vision.learned_deck.LearnedDeck) every report is checked against last. observe: called with each
+    read pass's candidates and readings before they are settled (bench.lost_cards: where cards are
+    lost)."""
 
     def __init__(self, classifier: CardClassifier | None = None,
                  finder: Callable[[np.ndarray], Sequence] | None = None,
                  cropper: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
-                 whole_card=_DEFAULT, card_length: float | None = None, deck=None):
+                 whole_card=_DEFAULT, card_length: float | None = None, deck=None,
+                 observe: Callable[[list, list[Recognition]], None] | None = None):
         self.classifier = classifier if classifier is not None else CardClassifier()
         self.finder = finder if finder is not None else default_finder(card_length)
         self.cropper = cropper if cropper is not None else default_cropper()
         self.whole_card: WholeCardReader | None = WholeCardReader() if whole_card is _DEFAULT else whole_card
         self.deck = None if deck is None else DeckReader(deck, self.classifier, self.cropper, self.whole_card)
+        self.observe = observe
 
     def recognize(self, image: np.ndarray) -> list[Recognition]:
         """Every card seen in a BGR frame, read or unreadable; "not a card" outlines dropped. Where the
@@ -157,6 +161,8 @@ class Recognizer:
             if n_ends >= 2:
                 whole.append(rec)
             found.append((rec, by_corner))
+        if self.observe is not None:
+            self.observe(candidates, [rec for rec, _ in found])
         return settle(found, whole)
 
     def read(self, image: np.ndarray, quads: list, probs: list, which: list[int]) -> None:
