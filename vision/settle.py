@@ -95,7 +95,8 @@ def same_place(a: Recognition, b: Recognition, readings: Sequence[Recognition] =
 
 def read_beside(a: Recognition, b: Recognition, readings: Sequence[Recognition], length: float) -> bool:
     """Whether another of `readings` reads b's card at b's far end (the index diagonally opposite b's),
-    and not at a's index: a reading of another card at a's very place contradicts a instead."""
+    and not at a's index: a reading of b's card at a's very place contradicts a, rather than lying
+    beside it."""
     far_end = index_centre(np.roll(b.quad, -2, axis=0))
     at_a = index_centre(a.quad)
     return any(c is not b and c.card == b.card
