@@ -19,7 +19,6 @@ The scenes are the first of `python -m bench vision`'s for that kind and deck (t
 from __future__ import annotations
 
 import argparse
-import math
 from collections import Counter
 
 import numpy as np
@@ -33,18 +32,13 @@ STAGES = ("never offered", "offered, left unread", "read, then settled away", "r
 
 def offered(candidates, quad: np.ndarray) -> bool:
     """Whether any candidate offers a reading that starts at quad's index corner and runs its way."""
+    from vision.corners import turn_between
     from vision.recognizer import orderings
 
-    length = float(np.linalg.norm(quad[3] - quad[0]))
     down = quad[3] - quad[0]
-    for candidate in candidates:
-        for q in orderings(candidate):
-            along = q[3] - q[0]
-            cos = float(np.dot(along, down) / max(np.linalg.norm(along) * np.linalg.norm(down), 1e-9))
-            if float(np.linalg.norm(q[0] - quad[0])) <= OFFERED_NEAR * length and \
-                    math.degrees(math.acos(max(-1.0, min(1.0, cos)))) <= OFFERED_TURN:
-                return True
-    return False
+    near = OFFERED_NEAR * float(np.linalg.norm(down))
+    return any(float(np.linalg.norm(q[0] - quad[0])) <= near and turn_between(q[3] - q[0], down) <= OFFERED_TURN
+               for candidate in candidates for q in orderings(candidate))
 
 
 def lost_in_scene(scene, reports, candidates, readings) -> Counter:

@@ -80,17 +80,19 @@ def same_place(a: Recognition, b: Recognition, readings: Sequence[Recognition] =
     if a.card is None or b.card is None or a.card == b.card:
         return True
     length = float(np.linalg.norm(a.quad[3] - a.quad[0]))
-
-    def apart(p: np.ndarray, q: np.ndarray, share: float) -> bool:
-        return float(np.linalg.norm(p - q)) >= share * length
-
-    if not apart(a.quad[0], b.quad[0], CORNERS_APART):
-        return not apart(index_centre(a.quad), index_centre(b.quad), INDEXES_APART)
+    if not apart(a.quad[0], b.quad[0], CORNERS_APART * length):
+        return not apart(index_centre(a.quad), index_centre(b.quad), INDEXES_APART * length)
     if not (index_on(a, b) or index_on(b, a)):
         return False
     if read_beside(a, b, readings, length):
         return False
-    return not (apart(a.quad[0], b.quad[2], CORNERS_APART) and apart(a.quad[2], b.quad[0], CORNERS_APART))
+    return not (apart(a.quad[0], b.quad[2], CORNERS_APART * length) and
+                apart(a.quad[2], b.quad[0], CORNERS_APART * length))
+
+
+def apart(p: np.ndarray, q: np.ndarray, distance: float) -> bool:
+    """Whether two points lie at least `distance` pixels apart."""
+    return float(np.linalg.norm(p - q)) >= distance
 
 
 def read_beside(a: Recognition, b: Recognition, readings: Sequence[Recognition], length: float) -> bool:
@@ -100,8 +102,8 @@ def read_beside(a: Recognition, b: Recognition, readings: Sequence[Recognition],
     far_end = index_centre(np.roll(b.quad, -2, axis=0))
     at_a = index_centre(a.quad)
     return any(c is not b and c.card == b.card
-               and float(np.linalg.norm(index_centre(c.quad) - far_end)) < CORNERS_APART * length
-               and float(np.linalg.norm(index_centre(c.quad) - at_a)) >= INDEXES_APART * length
+               and not apart(index_centre(c.quad), far_end, CORNERS_APART * length)
+               and apart(index_centre(c.quad), at_a, INDEXES_APART * length)
                for c in readings)
 
 
