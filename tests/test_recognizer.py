@@ -131,11 +131,11 @@ def row_of(card_index=None, p=0.99):
     return row
 
 
-def recognize_with(outlines, rows, threshold=0.9, later=(), whole_card=None):
+def recognize_with(outlines, rows, threshold=0.9, later=(), whole_card=None, image=None):
     classifier = ScriptedClassifier(rows, threshold, later)
     recognizer = Recognizer(classifier, finder=lambda image: outlines, cropper=lambda image, quad: quad,
                             whole_card=whole_card)
-    found = recognizer.recognize(np.zeros((FRAME_SIDE, FRAME_SIDE, 3), np.uint8))
+    found = recognizer.recognize(np.zeros((FRAME_SIDE, FRAME_SIDE, 3), np.uint8) if image is None else image)
     assert not classifier.rows, "the recognizer did not read a crop (or take a second look) it was expected to"
     return found
 
@@ -412,12 +412,51 @@ def test_a_read_the_whole_face_refutes_is_an_unread_card():
     assert [r.card for r in found] == [nine]
 
 
+def card_on_cloth(quad) -> np.ndarray:
+    """A scripted frame: a white card at quad on dark cloth, whose edges an outline can be snapped to."""
+    image = np.full((FRAME_SIDE, FRAME_SIDE, 3), 40, np.uint8)
+    cv2.fillConvexPoly(image, np.int32(quad), (235, 235, 235))
+    return image
+
+
 def test_a_card_in_a_row_is_not_read_whole():
-    # Its face is half under its neighbour: the scripted reader fails the test if asked.
+    # Its face is half under its neighbour, whose index is offered on it (read or not): the scripted
+    # reader fails the test if asked.
     nine = Card.parse("9D")
-    found = recognize_with([lone_card(covered=True)], [row_of(nine.index, 0.999), row_of(nine.index, 0.999)],
-                           whole_card=ScriptedWholeCard())
+    image = card_on_cloth(box(100, 100))
+    for neighbour in (row_of(Card.parse("5C").index, 0.999), row_of(None, 0.99)):
+        row = [Outline([box(100, 100)]), Outline([box(140, 100)])]
+        found = recognize_with(row, [row_of(nine.index, 0.999), neighbour], whole_card=ScriptedWholeCard(),
+                               image=image)
+        assert nine in [r.card for r in found]
+
+
+def test_a_card_that_may_be_covered_but_lies_alone_is_read_whole_at_its_edges():
+    # A corner the detector found alone, with nothing offered on it: its face shows whole, and is read
+    # at the outline snapped to the card's edges. A face that is surely another card refutes the read.
+    nine = Card.parse("9D")
+    card = box(100, 100)
+    rough = Outline([np.float32(card) + np.float32([[4, -3], [3, 2], [-2, 4], [3, 3]])])
+    face = ScriptedWholeCard(whole_opinion("cD", 0.995))
+    found = recognize_with([rough], [row_of(nine.index, 0.999)], whole_card=face, image=card_on_cloth(card))
+    assert len(found) == 1 and found[0].card is None and found[0].face_refuted
+    assert np.abs(face.asked[0] - np.float32(card)).max() < 2.0
+    found = recognize_with([rough], [row_of(nine.index, 0.999)], whole_card=ScriptedWholeCard(whole_opinion("9D", 0.995)),
+                           image=card_on_cloth(card))
     assert [r.card for r in found] == [nine]
+    # Where no card's edges bear the outline out (a rough guess off the card), it is not read whole.
+    found = recognize_with([rough], [row_of(nine.index, 0.999)], whole_card=ScriptedWholeCard())
+    assert [r.card for r in found] == [nine]
+
+
+def test_a_card_that_may_be_covered_is_never_confirmed_by_its_whole_face():
+    # An almost read card a lone outline would have confirmed stays unread: the scripted reader fails
+    # the test if asked.
+    card = box(100, 100)
+    no_second_look = [[row_of(None, 0.6)] * NUDGES]
+    found = recognize_with([Outline([card])], [row_of(Card.parse("9C").index, 0.95)], threshold=0.99,
+                           later=no_second_look, whole_card=ScriptedWholeCard(), image=card_on_cloth(card))
+    assert all(r.card is None for r in found)
 
 
 def test_an_almost_read_number_card_the_whole_face_confirms_is_read():

@@ -26,9 +26,11 @@ import numpy as np
 
 from vision import second_look
 from vision.classifier import CardClassifier
+from vision.crops import index_centre
 from vision.deck_reader import DeckReader
+from vision.finder.snapping import MIN_EDGE_SUPPORT, MIN_STRAIGHT, snap
 from vision.one_card import side_lengths
-from vision.settle import settle
+from vision.settle import CORNERS_APART, settle
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 from vision.zoom_in import in_quarters, worth_a_closer_look
@@ -210,14 +212,24 @@ class Recognizer:
     def ask_whole_card(self, image: np.ndarray, candidates: list, unsure: list, readings: list) -> None:
         """Each lone card read, or still unread but leaning to a card (unsure: the second look's
         (candidate, quad, card)), read whole at that outline: a read it refutes becomes an unread card;
-        an unread one it confirms is read, with the whole card's probability as its confidence."""
+        an unread one it confirms is read, with the whole card's probability as its confidence. A read
+        of a candidate that may be covered (a corner the detector found alone, a row's card) is asked
+        too where it lies alone (lies_alone), and may be refuted, never confirmed."""
         if self.whole_card is None:
             return
         leaning = {n: (quad, card) for n, quad, card in unsure}
+        offered = np.array([index_centre(quad) for candidate in candidates for quad in orderings(candidate)])
         asked = []
         for n, (candidate, rec) in enumerate(zip(candidates, readings)):
-            if rec is None or getattr(candidate, "covered", True):
-                continue  # a card covered in a row does not show its whole face
+            if rec is None:
+                continue
+            if getattr(candidate, "covered", True):
+                if rec.card is None or not lies_alone(rec, offered):
+                    continue  # a card covered in a row does not show its whole face
+                edges = snap(image, rec.quad)
+                if edges.support >= MIN_EDGE_SUPPORT and edges.straight >= MIN_STRAIGHT:
+                    asked.append((n, edges.quad, rec.card))
+                continue  # a rough outline that no card's edges bear out is not read whole
             if rec.card is not None:
                 asked.append((n, rec.quad, rec.card))
             elif n in leaning:
@@ -273,3 +285,17 @@ def same_corner(quad: np.ndarray, settled: np.ndarray) -> bool:
     length = float(np.linalg.norm(settled[3] - settled[0]))
     return float(np.linalg.norm(quad[0] - settled[0])) <= SETTLED_CORNER * length and \
         float(np.linalg.norm(quad[2] - settled[2])) <= SETTLED_FAR_END * length
+
+
+def lies_alone(rec: Recognition, offered: np.ndarray) -> bool:
+    """Whether no offered index (the centres of every candidate's index crops, read or not) lies on
+    rec's outline but at rec's own two index corners: then nothing lies over the card, and its whole
+    face shows, though its candidate could not tell."""
+    quad = np.asarray(rec.quad, np.float64)
+    edges, to_points = np.roll(quad, -1, axis=0) - quad, offered[:, None, :] - quad[None, :, :]
+    turns = edges[None, :, 0] * to_points[..., 1] - edges[None, :, 1] * to_points[..., 0]
+    inside = np.all(turns > 0, axis=1) | np.all(turns < 0, axis=1)
+    length = float(np.linalg.norm(quad[3] - quad[0]))
+    own = np.array([index_centre(quad), index_centre(rotate_quad(quad, 2))])
+    apart_from_own = np.all(np.linalg.norm(offered[:, None, :] - own[None], axis=2) >= CORNERS_APART * length, axis=1)
+    return not np.any(inside & apart_from_own)
