@@ -12,7 +12,9 @@ wins; two readings that disagree (one confident, the other more likely than not 
 card seen but not read, never a guess; one read almost surely gets a second look (vision.second_look).
 Outlines whose every corner looks like "not a card" are dropped. A lone card (not covered) read, or
 almost read, at its index is then read whole as well (vision.whole_card): a second opinion from its
-pips that may refuse the index's read or confirm an almost-read number card.
+pips that may refuse the index's read or confirm an almost-read number card. So is a card read at a
+corner the detector found alone, where nothing else is offered on it, at its outline snapped to its
+edges; that opinion may only refuse.
 
 Settle (vision.settle): the readings made into one report per physical card. A deck the players have
 taught it (vision.deck_reader) checks every report last.
@@ -214,7 +216,8 @@ class Recognizer:
         (candidate, quad, card)), read whole at that outline: a read it refutes becomes an unread card;
         an unread one it confirms is read, with the whole card's probability as its confidence. A read
         of a candidate that may be covered (a corner the detector found alone, a row's card) is asked
-        too where it lies alone (lies_alone), and may be refuted, never confirmed."""
+        too where it lies alone (lies_alone) and its edges bear its outline out (as the finder's
+        snapping demands of a lone card), and may be refuted, never confirmed."""
         if self.whole_card is None:
             return
         leaning = {n: (quad, card) for n, quad, card in unsure}
@@ -224,12 +227,13 @@ class Recognizer:
             if rec is None:
                 continue
             if getattr(candidate, "covered", True):
-                if rec.card is None or not lies_alone(rec, offered):
-                    continue  # a card covered in a row does not show its whole face
-                edges = snap(image, rec.quad)
-                if edges.support >= MIN_EDGE_SUPPORT and edges.straight >= MIN_STRAIGHT:
-                    asked.append((n, edges.quad, rec.card))
-                continue  # a rough outline that no card's edges bear out is not read whole
+                # A card covered in a row does not show its whole face, and a corner found alone guesses
+                # the card's sides roughly: read whole only where nothing lies on it, at its snapped edges.
+                if rec.card is not None and lies_alone(rec, offered):
+                    edges = snap(image, rec.quad)
+                    if edges.support >= MIN_EDGE_SUPPORT and edges.straight >= MIN_STRAIGHT:
+                        asked.append((n, edges.quad, rec.card))
+                continue
             if rec.card is not None:
                 asked.append((n, rec.quad, rec.card))
             elif n in leaning:
