@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+import cv2
 import numpy as np
 
 from vision import second_look
@@ -32,7 +33,7 @@ from vision.crops import index_centre
 from vision.deck_reader import DeckReader
 from vision.finder.snapping import MIN_EDGE_SUPPORT, MIN_STRAIGHT, snap
 from vision.one_card import side_lengths
-from vision.settle import CORNERS_APART, settle
+from vision.settle import CORNERS_APART, apart, settle
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 from vision.zoom_in import in_quarters, worth_a_closer_look
@@ -156,7 +157,7 @@ class Recognizer:
                         second_look.index_in_frame(quads[n][look[0]], image.shape):
                     unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
-        self.ask_whole_card(image, candidates, unsure, readings)
+        self.ask_whole_card(image, candidates, quads, unsure, readings)
         found, whole = [], []
         for candidate, rec, n_ends in zip(candidates, readings, ends):
             if rec is None:
@@ -211,7 +212,7 @@ class Recognizer:
             if best is not None:
                 readings[n] = Recognition(card, float(block[best].max()), quads[best])
 
-    def ask_whole_card(self, image: np.ndarray, candidates: list, unsure: list, readings: list) -> None:
+    def ask_whole_card(self, image: np.ndarray, candidates: list, quads: list, unsure: list, readings: list) -> None:
         """Each lone card read, or still unread but leaning to a card (unsure: the second look's
         (candidate, quad, card)), read whole at that outline: a read it refutes becomes an unread card;
         an unread one it confirms is read, with the whole card's probability as its confidence. A read
@@ -221,7 +222,7 @@ class Recognizer:
         if self.whole_card is None:
             return
         leaning = {n: (quad, card) for n, quad, card in unsure}
-        offered = np.array([index_centre(quad) for candidate in candidates for quad in orderings(candidate)])
+        offered: list[np.ndarray] = []  # every index centre offered, worked out once a read may be covered
         asked = []
         for n, (candidate, rec) in enumerate(zip(candidates, readings)):
             if rec is None:
@@ -229,9 +230,10 @@ class Recognizer:
             if getattr(candidate, "covered", True):
                 # A card covered in a row does not show its whole face, and a corner found alone guesses
                 # the card's sides roughly: read whole only where nothing lies on it, at its snapped edges.
-                if rec.card is not None and lies_alone(rec, offered):
-                    edges = snap(image, rec.quad)
-                    if edges.support >= MIN_EDGE_SUPPORT and edges.straight >= MIN_STRAIGHT:
+                if rec.card is not None:
+                    offered = offered or [index_centre(quad) for offers in quads for quad in offers]
+                    edges = snap(image, rec.quad) if lies_alone(rec, offered) else None
+                    if edges is not None and edges.support >= MIN_EDGE_SUPPORT and edges.straight >= MIN_STRAIGHT:
                         asked.append((n, edges.quad, rec.card))
                 continue
             if rec.card is not None:
@@ -291,15 +293,13 @@ def same_corner(quad: np.ndarray, settled: np.ndarray) -> bool:
         float(np.linalg.norm(quad[2] - settled[2])) <= SETTLED_FAR_END * length
 
 
-def lies_alone(rec: Recognition, offered: np.ndarray) -> bool:
+def lies_alone(rec: Recognition, offered: Sequence[np.ndarray]) -> bool:
     """Whether no offered index (the centres of every candidate's index crops, read or not) lies on
     rec's outline but at rec's own two index corners: then nothing lies over the card, and its whole
     face shows, though its candidate could not tell."""
-    quad = np.asarray(rec.quad, np.float64)
-    edges, to_points = np.roll(quad, -1, axis=0) - quad, offered[:, None, :] - quad[None, :, :]
-    turns = edges[None, :, 0] * to_points[..., 1] - edges[None, :, 1] * to_points[..., 0]
-    inside = np.all(turns > 0, axis=1) | np.all(turns < 0, axis=1)
-    length = float(np.linalg.norm(quad[3] - quad[0]))
-    own = np.array([index_centre(quad), index_centre(rotate_quad(quad, 2))])
-    apart_from_own = np.all(np.linalg.norm(offered[:, None, :] - own[None], axis=2) >= CORNERS_APART * length, axis=1)
-    return not np.any(inside & apart_from_own)
+    outline = np.asarray(rec.quad, np.float32)
+    length = float(np.linalg.norm(outline[3] - outline[0]))
+    own = (index_centre(outline), index_centre(rotate_quad(outline, 2)))
+    return not any(cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) > 0 and
+                   all(apart(centre, corner, CORNERS_APART * length) for corner in own)
+                   for centre in offered)
