@@ -67,6 +67,22 @@ def test_separate_cards_are_found_with_accurate_corners(texture):
     assert np.mean(errors) < 3.5
 
 
+def test_cards_seen_45_degrees_off_vertical_are_found_lying_across_the_view():
+    # A phone held at 45 degrees shortens the table's depth to cos 45 = 0.71: a card lying across the
+    # view looks half as wide as long, one turned 45 degrees has corners 19.5 degrees off square.
+    table = np.full((720, 1280, 3), (40, 90, 40), np.uint8)
+    depth = np.cos(np.radians(45))
+    view = np.array([[1, 0, 0], [0, depth, (1 - depth) * 360], [0, 0, 1]])
+    angles = (45, 60, 75, 90, 120, 135)
+    placements = [Placement(Card.parse(c), (140 + 200 * i, 360), a, 120)
+                  for i, (c, a) in enumerate(zip(("5H", "9C", "2S", "6D", "7H", "4S"), angles))]
+    scene = compose(table, placements, np.random.default_rng(0), HELD_OUT_DECKS[0], view=view, realism=0)
+    candidates = find_cards(scene.image)
+    for angle, truth in zip(angles, scene.cards):
+        assert min((corner_error(c.quad, truth.quad) for c in candidates), default=1e9) <= 6, \
+            f"the card turned {angle} degrees was not outlined"
+
+
 def test_pale_cards_on_a_light_table_are_mostly_outlined_in_place():
     # The hardest case: white faces on a light table, where an edge loop often runs round the far
     # side of a card's shadow.  An outline off its card is counted against the finder.
