@@ -34,8 +34,9 @@ from bench.machine import pi_estimate, pin_to_one_core, sysbench_score
 SEED = 20260611
 # Scenes per held-out deck and kind: about 5 cards a separate scene, 6 a row scene (over the three
 # decks: over 1000 separate cards, over 500 in rows), about 5 showing their index in a fan scene.
-# Fans came last, so that every other kind keeps its seeds and its figures stay comparable.
-SCENES = {"separate": 75, "row": 35, "backs": 30, "empty": 30, "distractors": 20, "fan": 30}
+# Fans came last, and oblique views (separate cards 25-45 degrees off vertical) after them, so that
+# every other kind keeps its seeds and its figures stay comparable.
+SCENES = {"separate": 75, "row": 35, "backs": 30, "empty": 30, "distractors": 20, "fan": 30, "oblique": 30}
 TIMING_FRAMES = 20
 PHOTO_SIZE, PHOTO_FRAMES = (4032, 3024), 6  # a phone's photo
 # Card sizes beside the scenes' own (0.17-0.30 of the frame height): far off, and near or close up.

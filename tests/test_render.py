@@ -136,10 +136,23 @@ def test_every_scene_kind_renders_with_consistent_ground_truth(kind):
         assert scene.cards == ()
     if kind == "backs":
         assert scene.cards and all(c.card is None for c in scene.cards)
-    if kind in ("separate", "row", "fan"):
+    if kind in ("separate", "row", "fan", "oblique"):
         assert len(scene.cards) >= 2 and all(c.card is not None for c in scene.cards)
     for placed in scene.cards:
         assert placed.quad.shape == (4, 2) and placed.quad.dtype == np.float32
+
+
+def test_an_oblique_view_shortens_the_tables_depth_and_shrinks_its_far_side():
+    from sim.render.camera import oblique_view
+
+    size = (1280, 720)
+    assert np.allclose(oblique_view(size, 0), np.eye(3))
+    view = oblique_view(size, 45)
+    seen = cv2.perspectiveTransform(np.float32([[[640, 350], [640, 370], [600, 100], [680, 100],
+                                                 [600, 620], [680, 620]]]), view)[0]
+    assert np.allclose(seen[1, 1] - seen[0, 1], 20 * np.cos(np.radians(45)), atol=0.5)  # at the centre
+    far, near = seen[3, 0] - seen[2, 0], seen[5, 0] - seen[4, 0]
+    assert far < 80 < near
 
 
 def test_a_fan_turns_each_card_past_the_last_and_leaves_most_indices_showing():

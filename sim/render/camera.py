@@ -1,4 +1,5 @@
-"""What the camera does to a table: a slightly tilted view, uneven light, glare, blur, noise and JPEG."""
+"""What the camera does to a table: a slightly tilted view or a phone's oblique one, uneven light, glare,
+blur, noise and JPEG."""
 
 from __future__ import annotations
 
@@ -25,6 +26,18 @@ def tilted_view(rng: np.random.Generator, size: tuple[int, int], tilt: float = 0
     side = int(rng.integers(0, 4))
     lean[[side, (side + 1) % 4]] = outward[[side, (side + 1) % 4]] * rng.uniform(0, tilt) * np.float32([w, h])
     return cv2.getPerspectiveTransform(rect, rect + outward * push + lean)
+
+
+def oblique_view(size: tuple[int, int], degrees: float) -> np.ndarray:
+    """Homography from the table plane to the image for a camera `degrees` off vertical, looking at the
+    frame's centre from its bottom side (a phone held over the near edge of the table), as far from it
+    as the frame is wide (about 53 degrees across): the table's depth is shortened by the cosine and its
+    far side shrinks into the distance. degrees=0 gives the identity (overhead view)."""
+    w, h = size
+    angle = np.radians(degrees)
+    centred = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]])
+    tilted = np.array([[1, 0, 0], [0, np.cos(angle), 0], [0, -np.sin(angle) / w, 1]])
+    return np.linalg.inv(centred) @ tilted @ centred
 
 
 def lighting(rng: np.random.Generator, image: np.ndarray, strength: float = 1.0) -> np.ndarray:

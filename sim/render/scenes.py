@@ -3,7 +3,9 @@
 Kinds: "separate" (2-8 cards apart), "row" (overlapping rows laid as in the play, every index corner
 showing), "fan" (a hand held or laid fanned: each card turned a little more than the last about a
 point near their feet, each laid over the last; most top-left indices show), "backs" (card backs
-only), "empty" (bare table), "distractors" (hands, phones, paper and notes among a few cards).
+only), "empty" (bare table), "distractors" (hands, phones, paper and notes among a few cards),
+"oblique" (separate cards seen 25 to 45 degrees off vertical, as a phone held at the table's edge
+sees them).
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK
 from sim.render.backgrounds import TEXTURES, make_background
-from sim.render.camera import tilted_view
+from sim.render.camera import oblique_view, tilted_view
 from sim.render.props import PROP_SCALE, PROPS
 from sim.render.table import Placement, Scene, compose
 from vision.errors import VisionError
 
-SCENE_KINDS = ("separate", "row", "fan", "backs", "empty", "distractors")
+SCENE_KINDS = ("separate", "row", "fan", "backs", "empty", "distractors", "oblique")
+OBLIQUE_DEGREES = (25.0, 45.0)  # how far off vertical an oblique scene's camera looks
 # Card heights as a share of the frame height: a Pi camera over a card table sees cards this big.
 CARD_HEIGHT_SHARE = (0.17, 0.30)
 CARD_ASPECT = 0.7  # width / height; used to lay out scenes, the true shape comes from each deck
@@ -34,10 +37,11 @@ def make_scene(rng: np.random.Generator, kind: str, deck: str, size: tuple[int, 
     w, h = size
     card_h = rng.uniform(*card_share) * h
     placements = {"separate": _separate, "row": _rows, "fan": _fans, "backs": _backs, "empty": lambda *a: [],
-                  "distractors": _distractors}[kind](rng, size, card_h)
+                  "distractors": _distractors, "oblique": _separate}[kind](rng, size, card_h)
     background = make_background(rng, texture, size)
-    scene = compose(background, placements, rng, deck, view=tilted_view(rng, size, tilt * realism),
-                    realism=realism)
+    view = oblique_view(size, float(rng.uniform(*OBLIQUE_DEGREES))) if kind == "oblique" else \
+        tilted_view(rng, size, tilt * realism)
+    scene = compose(background, placements, rng, deck, view=view, realism=realism)
     return Scene(scene.image, scene.cards, scene.props, kind=kind, texture=texture, deck=deck)
 
 
