@@ -112,3 +112,16 @@ def test_an_unread_outline_at_a_read_cards_far_index_the_other_way_up_is_that_ca
     beside = rec(None, np.float32([[299, 300], [350, 300], [350, 400], [299, 400]]))
     below = rec(None, np.float32([[180, 420], [320, 420], [320, 620], [180, 620]]))
     assert len(one_report_per_card([jack, beside])) == 2 and len(one_report_per_card([jack, below])) == 2
+
+
+def test_a_card_whose_outline_grows_from_its_far_index_takes_in_a_read_kept_before_it():
+    # A deck printing an index in all four corners, read at three of them (a real photo, shrunk): the
+    # read at its top-left corner is cut a little narrow, the one at its top-right corner runs off
+    # over the table, and the one at its far corner, upside down, gives the card's whole outline. Only
+    # once that outline has grown does it reach the top-right read.
+    top_left = rec("3D", np.float32([[181, 301], [243, 307], [234, 394], [172, 388]]), 1.0)
+    top_right = rec("3D", np.float32([[236, 302], [296, 306], [291, 392], [231, 388]]), 1.0)
+    far = rec("3D", np.float32([[245, 398], [204, 399], [201, 341], [242, 340]]), 0.9984)
+    (one,) = one_report_per_card([top_left, top_right, far])
+    assert one.card == Card.parse("3D")
+    assert np.allclose(one.quad[0], [181, 301], atol=1) and np.allclose(one.quad[2], [245, 398], atol=2)

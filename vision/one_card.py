@@ -15,6 +15,8 @@ three times. Cards of one deck are all one size, so:
 - two reads of the same card whose outlines overlap, or one read at an index lying on the other's
   outline, are one card read at two of its corners (a deck printing an index in every corner is read
   at any of them, and the outline then runs the wrong way over its neighbours).
+A join may grow an outline, which then reaches reports kept before it, so the joining passes again
+until nothing joins.
 Two different cards each read at an index lying on the other's outline contradict each other (a card
 lies over its neighbour wherever they overlap, so only one of those indices can show): both are left
 unread. The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
@@ -154,10 +156,16 @@ def one_report_per_card(found: list[Recognition]) -> list[Recognition]:
     doubtful = contradicting(found)
     found = [Recognition(None, rec.confidence, rec.quad) if n in doubtful else rec for n, rec in enumerate(found)]
     reports = [rec for rec in found if rec.card is not None or not holds_two_cards(rec, found)]
-    order = sorted(range(len(reports)), key=lambda i: area(reports[i].quad), reverse=True)
+    kept = list(enumerate(reports))
+    while len(fewer := joined_pass(kept)) < len(kept):
+        kept = fewer
+    return [rec for _, rec in sorted(kept, key=lambda pair: pair[0])]
+
+
+def joined_pass(reports: list[tuple[int, Recognition]]) -> list[tuple[int, Recognition]]:
+    """One pass joining (place, report) pairs, the largest outline first."""
     kept: list[tuple[int, Recognition]] = []
-    for i in order:
-        rec = reports[i]
+    for i, rec in sorted(reports, key=lambda pair: area(pair[1].quad), reverse=True):
         for k, (place, other) in enumerate(kept):
             one = joined(other, rec)
             if one is not None:
@@ -165,4 +173,4 @@ def one_report_per_card(found: list[Recognition]) -> list[Recognition]:
                 break
         else:
             kept.append((i, rec))
-    return [rec for _, rec in sorted(kept, key=lambda pair: pair[0])]
+    return kept
