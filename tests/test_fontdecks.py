@@ -186,3 +186,53 @@ def test_a_foreign_deck_prints_its_own_court_letter_and_the_same_numbers():
     h, w = faces["QH"].shape[:2]
     assert np.array_equal(faces["QH"][h // 3: 2 * h // 3, w // 3: 2 * w // 3],
                           plain["QH"][h // 3: 2 * h // 3, w // 3: 2 * w // 3])  # the picture is the same
+
+
+def _pixel_fonts_or_skip():
+    try:
+        return fontdecks.pixel_fonts()
+    except VisionError as exc:
+        pytest.skip(str(exc))
+
+
+def test_pixel_decks_set_rank_and_suit_in_a_pixel_font_and_nothing_else_changes():
+    ranks, suits = _pixel_fonts_or_skip()
+    deck = fontdecks.font_deck_names(1, first=fontdecks.PIXEL_START)[0]
+    assert fontdecks.is_pixel_deck(deck) and not fontdecks.is_pixel_deck("fonts-3")
+    assert not fontdecks.is_pixel_deck(fontdecks.font_deck_names(1, validation=True)[0])
+    style = fontdecks.deck_style(deck, PICTURES)
+    assert style.rank_font in ranks and style.suit_font in suits
+    assert not set(ranks) & set(fontdecks.index_fonts())  # the other decks' fonts are as they were
+    face = fontdecks.draw_face(deck, Card.parse("AS"), PICTURES)
+    assert ink(index_crop(face, face_quad(face))).any()
+
+
+def test_pixel_decks_come_last_so_every_other_scene_keeps_its_seed(monkeypatch):
+    _pixel_fonts_or_skip()
+    from models.training import decks
+    from sim.render import decks as render_decks
+
+    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
+    quiet = dict(log=lambda message: None, designs=())
+    plain = decks.scenes_per_deck(500, 20, 2, 50, **quiet)
+    beside = decks.scenes_per_deck(500, 20, 2, 50, pixel_decks=3, **quiet)
+    assert list(beside)[-3:] == [f"fonts-{n}" for n in range(fontdecks.PIXEL_START, fontdecks.PIXEL_START + 3)]
+    weights = {"separate": 0.5, "row": 0.5}
+    before = decks.scene_jobs(plain, weights, seed=0)
+    assert decks.scene_jobs(beside, weights, seed=0)[:len(before)] == before
+
+
+def test_pixel_decks_without_their_fonts_say_what_to_install(monkeypatch, capsys):
+    from pathlib import Path
+
+    from models.training import decks
+    from sim.render import decks as render_decks
+
+    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
+    monkeypatch.setattr(fontdecks, "PIXEL_FONT_FILES", (Path("/nonexistent/pixel.ttf"),))
+    fontdecks.pixel_fonts.cache_clear()
+    try:
+        assert decks.scenes_per_deck(500, 2, 1, 50, log=lambda m: None, designs=(), pixel_decks=2) is None
+    finally:
+        fontdecks.pixel_fonts.cache_clear()
+    assert "apt install fonts-terminus" in capsys.readouterr().err

@@ -38,6 +38,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "French V D R), learnt as not a card (sim/render/fontdecks.py); 0: none")
     p.add_argument("--foreign-decks", type=int, default=0, metavar="N",
                    help="N more training font decks, each lettering its courts in another language; 0: none")
+    p.add_argument("--pixel-decks", type=int, default=0, metavar="N",
+                   help="N more training font decks whose index is set in a pixel font (a computer deck's "
+                        "flat-topped A); 0: none")
     p.add_argument("--minutes", type=float, default=22.0,
                    help="training time budget (whole epochs), shared by the networks")
     p.add_argument("--whole-card-minutes", type=float, default=4.0,
@@ -125,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
                              args.scenes_per_font_deck, log, args.designs, args.scenes_per_design,
-                             args.foreign_courts, args.foreign_decks)
+                             args.foreign_courts, args.foreign_decks, args.pixel_decks)
     if scenes is None:
         return 2
     decks = list(scenes)
@@ -179,6 +182,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "real_crop_share": args.real_crops,
                                            "foreign_courts": args.foreign_courts,
                                            "foreign_decks": args.foreign_decks,
+                                           "pixel_decks": args.pixel_decks,
                                            "small_cards": args.small_cards,
                                            "coarse_index": args.coarse_index})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from vision.errors import VisionError
+
 # The designs of sim.render.designs the committed models were trained on; the others (the PySol
 # bitmap decks) are rendered only when asked for (--designs), see models/HISTORY.md section 15.
 DEFAULT_DESIGNS = ("aguilar",)
@@ -25,16 +27,19 @@ def parse_designs(text: str) -> tuple[str, ...]:
 def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: int, per_font_deck: int,
                     log, designs: tuple[str, ...] = DEFAULT_DESIGNS,
                     per_design: int | None = None, foreign_courts: float = 0.0,
-                    foreign_decks: int = 0) -> dict[str, int] | None:
+                    foreign_decks: int = 0, pixel_decks: int = 0) -> dict[str, int] | None:
     """Scenes per deck: every installed training deck, then the designs named of sim.render.designs
     (fetched here, where not yet in the cache; per_design scenes each, else per_card_deck), then the
     synthetic font decks (validation ones last), `foreign_courts` of the training ones lettering their
     courts in another language (sim.render.fontdecks.with_court_languages), and `foreign_decks` more
-    numbered after them that all do (where their rank font sets some foreign letters).
+    numbered after them that all do (where their rank font sets some foreign letters), and last
+    `pixel_decks` whose index is set in a pixel font (numbered from fontdecks.PIXEL_START; last, so
+    that every other deck's scenes keep their seeds).
     None, with what to install or what could not be fetched said on stderr, when a deck is missing."""
     from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
     from sim.render.designs import PREFIX, DesignError, fetch
-    from sim.render.fontdecks import font_deck_names, language_of, suit_fonts, with_court_languages
+    from sim.render.fontdecks import PIXEL_START, font_deck_names, language_of, pixel_fonts, suit_fonts, \
+        with_court_languages
 
     decks = list(training_decks())
     if not decks:
@@ -61,6 +66,14 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
         log(f"and {len(training)} synthetic font decks for training ({len(foreign)} lettering their courts in "
             f"another language: {', '.join(foreign) or 'none'}), {validation_font_decks} in other fonts for "
             f"validation only; {per_font_deck} scenes each")
+    if pixel_decks:
+        try:
+            pixel_fonts()
+        except VisionError as exc:
+            print(exc, file=sys.stderr)
+            return None
+        scenes.update({deck: per_font_deck for deck in font_deck_names(pixel_decks, first=PIXEL_START)})
+        log(f"and {pixel_decks} synthetic decks indexed in pixel fonts, {per_font_deck} scenes each")
     return scenes
 
 

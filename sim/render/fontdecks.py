@@ -11,7 +11,9 @@ A training deck may letter its courts as another language prints them (a French 
 so (`fonts-7-fr`), a court whose letter is not the English one is no card the device may read, and
 training labels it "not a card" (foreign_ranks), so that a foreign court is refused rather than read
 as a number. `python -m models.training --foreign-courts SHARE` renames that share of the decks;
-`--foreign-decks N` adds N decks lettered in another language after the English ones.
+`--foreign-decks N` adds N decks lettered in another language after the English ones, and
+`--pixel-decks N` N decks indexed in a pixel font (fonts-terminus, -dotgothic16, -unifont, -proggy),
+as a computer deck prints: an A as flat-topped as an 8.
 
 Fonts come from the system (Debian's fonts-dejavu core and extra, fonts-liberation2, fonts-freefont-ttf,
 fonts-urw-base35, fonts-linuxlibertine, fonts-texgyre); text is set with Pillow (FreeType), which only
@@ -47,6 +49,15 @@ FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/tr
 FONT_PACKAGES = ("fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation2", "fonts-freefont-ttf",
                  "fonts-urw-base35", "fonts-linuxlibertine", "fonts-texgyre")
 INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
+# Decks numbered from PIXEL_START (below VALIDATION_START) set rank and suit in a pixel font, drawn
+# square pixel by square pixel, as card games on a screen print them and their decks print out: a
+# flat-topped A beside a flat-topped 8. Kept apart from FONT_DIRS, so no other deck changes.
+PIXEL_START = 500
+PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-4.46.0.ttf"),
+                    Path("/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"),
+                    Path("/usr/share/fonts/opentype/unifont/unifont.otf"),
+                    Path("/usr/share/fonts/truetype/proggy/ProggyTiny.ttf"))
+PIXEL_FONT_PACKAGES = ("fonts-terminus", "fonts-dotgothic16", "fonts-unifont", "fonts-proggy")
 # Faces no printed index uses: slanted, script, symbol and maths fonts.
 _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsymbols|dingbat|chorus|"
                    r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
@@ -117,6 +128,8 @@ def cache_key(decks) -> list:
     """What cached renders of `decks` depend on beyond their names: how font decks are drawn and which
     fonts are installed (other fonts, other faces); no fonts where none of them is a font deck."""
     fonts = [p.name for p in index_fonts()] if any(is_font_deck(d) for d in decks) else []
+    if any(is_pixel_deck(d) for d in decks):
+        fonts += [p.name for group in pixel_fonts() for p in group]
     return [STYLE_VERSION, fonts]
 
 
@@ -162,6 +175,21 @@ def index_fonts() -> tuple[Path, ...]:
     paths = sorted(p for d in FONT_DIRS if d.is_dir() for p in d.rglob("*")
                    if p.suffix.lower() in (".ttf", ".otf") and not _SKIP.search(p.name))
     return tuple(p for p in paths if _has_glyphs(p, "AJQK0123456789"))
+
+
+@functools.lru_cache(maxsize=1)
+def pixel_fonts() -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """(rank fonts, suit fonts) of the pixel decks: PIXEL_FONT_FILES that set A 2-10 J Q K, and of
+    those the ones that draw the four suits."""
+    ranks = tuple(p for p in PIXEL_FONT_FILES if p.is_file() and _has_glyphs(p, "AJQK0123456789"))
+    suits = tuple(p for p in ranks if _has_glyphs(p, "".join(SUIT_GLYPHS.values())))
+    if not ranks or not suits:
+        raise VisionError(f"pixel font decks need their fonts: run `sudo apt install {' '.join(PIXEL_FONT_PACKAGES)}`")
+    return ranks, suits
+
+
+def is_pixel_deck(deck: str) -> bool:
+    return is_font_deck(deck) and PIXEL_START <= deck_number(deck) < VALIDATION_START
 
 
 @functools.lru_cache(maxsize=1)
@@ -265,6 +293,10 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         court_deck=picture_decks[int(rng.integers(len(picture_decks)))],
         back_deck=picture_decks[int(rng.integers(len(picture_decks)))],
     )
+    if is_pixel_deck(deck):
+        ranks, suits = pixel_fonts()
+        style = dataclasses.replace(style, rank_font=ranks[int(rng.integers(len(ranks)))],
+                                    suit_font=suits[int(rng.integers(len(suits)))])
     language = language_of(deck)
     # index_fonts() all set J Q K; another language's letters are checked.
     if language != "en" and not _has_glyphs(style.rank_font, "".join(COURT_LETTERS[language].values())):
