@@ -53,7 +53,7 @@ INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
 # square pixel by square pixel, as card games on a screen print them and their decks print out: a
 # flat-topped A beside a flat-topped 8. Kept apart from FONT_DIRS, so no other deck changes.
 PIXEL_START = 500
-PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-4.46.0.ttf"),
+PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-[0-9]*.ttf"),  # its version named
                     Path("/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"),
                     Path("/usr/share/fonts/opentype/unifont/unifont.otf"),
                     Path("/usr/share/fonts/truetype/proggy/ProggyTiny.ttf"))
@@ -181,7 +181,8 @@ def index_fonts() -> tuple[Path, ...]:
 def pixel_fonts() -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     """(rank fonts, suit fonts) of the pixel decks: PIXEL_FONT_FILES that set A 2-10 J Q K, and of
     those the ones that draw the four suits."""
-    ranks = tuple(p for p in PIXEL_FONT_FILES if p.is_file() and _has_glyphs(p, "AJQK0123456789"))
+    found = (min(pattern.parent.glob(pattern.name), default=None) for pattern in PIXEL_FONT_FILES)
+    ranks = tuple(p for p in found if p is not None and _has_glyphs(p, "AJQK0123456789"))
     suits = tuple(p for p in ranks if _has_glyphs(p, "".join(SUIT_GLYPHS.values())))
     if not ranks or not suits:
         raise VisionError(f"pixel font decks need their fonts: run `sudo apt install {' '.join(PIXEL_FONT_PACKAGES)}`")
