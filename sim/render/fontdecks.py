@@ -50,10 +50,10 @@ FONT_PACKAGES = ("fonts-dejavu-core", "fonts-dejavu-extra", "fonts-liberation2",
                  "fonts-urw-base35", "fonts-linuxlibertine", "fonts-texgyre")
 INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
 # Decks numbered from PIXEL_START (below VALIDATION_START) set rank and suit in a pixel font, drawn
-# square pixel by square pixel, as card games on a screen print them and their decks print out: a
-# flat-topped A beside a flat-topped 8. Kept apart from FONT_DIRS, so no other deck changes.
+# square pixel by square pixel as a computer card game draws its faces: a flat-topped A beside a
+# flat-topped 8. Kept apart from FONT_DIRS, so no other deck changes.
 PIXEL_START = 500
-PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-[0-9]*.ttf"),  # its version named
+PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-[0-9]*.ttf"),  # named with its version
                     Path("/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"),
                     Path("/usr/share/fonts/opentype/unifont/unifont.otf"),
                     Path("/usr/share/fonts/truetype/proggy/ProggyTiny.ttf"))
