@@ -61,6 +61,7 @@ PIXEL_FONT_PACKAGES = ("fonts-terminus", "fonts-dotgothic16", "fonts-unifont", "
 # Faces no printed index uses: slanted, script, symbol and maths fonts.
 _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsymbols|dingbat|chorus|"
                    r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
+RANK_GLYPHS = "AJQK0123456789"  # what a font must set to print every index
 SUIT_GLYPHS = {"S": "\u2660", "C": "\u2663", "H": "\u2665", "D": "\u2666"}
 # How other languages letter J Q K. A German, Polish, Swedish or Russian king is still a K; every other
 # letter here means another rank in English or none, and the same letter means different courts in
@@ -174,7 +175,7 @@ def index_fonts() -> tuple[Path, ...]:
     """Upright Latin fonts installed here, sorted, that can set A 2-10 J Q K."""
     paths = sorted(p for d in FONT_DIRS if d.is_dir() for p in d.rglob("*")
                    if p.suffix.lower() in (".ttf", ".otf") and not _SKIP.search(p.name))
-    return tuple(p for p in paths if _has_glyphs(p, "AJQK0123456789"))
+    return tuple(p for p in paths if _has_glyphs(p, RANK_GLYPHS))
 
 
 @functools.lru_cache(maxsize=1)
@@ -182,7 +183,7 @@ def pixel_fonts() -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     """(rank fonts, suit fonts) of the pixel decks: PIXEL_FONT_FILES that set A 2-10 J Q K, and of
     those the ones that draw the four suits."""
     found = (min(pattern.parent.glob(pattern.name), default=None) for pattern in PIXEL_FONT_FILES)
-    ranks = tuple(p for p in found if p is not None and _has_glyphs(p, "AJQK0123456789"))
+    ranks = tuple(p for p in found if p is not None and _has_glyphs(p, RANK_GLYPHS))
     suits = tuple(p for p in ranks if _has_glyphs(p, "".join(SUIT_GLYPHS.values())))
     if not ranks or not suits:
         raise VisionError(f"pixel font decks need their fonts: run `sudo apt install {' '.join(PIXEL_FONT_PACKAGES)}`")
