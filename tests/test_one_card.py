@@ -101,6 +101,19 @@ def test_two_cards_each_read_at_an_index_on_the_others_outline_are_both_left_unr
     assert [str(r.card) for r in one_report_per_card([under, top])] == ["5H", "6H"]
 
 
+def test_a_read_its_whole_face_refuted_still_contradicts_a_card_read_across_it():
+    # The ten's index was read, and its face said it is no ten: the face refutes the read, not the
+    # ten's outline, so the ace read across it is no more trusted than before.
+    refuted_ten = Recognition(None, 0.999, np.float32([[640, 47], [948, 52], [941, 485], [633, 481]]),
+                              refuted=Card.parse("TS"))
+    ace = rec("AH", np.float32([[755, 303], [592, 299], [598, 69], [761, 74]]))
+    kept = one_report_per_card([refuted_ten, ace])
+    assert [r.card for r in kept] == [None, None] and kept[0].face_refuted
+    # Refuted as the very card read across it, it contradicts nothing.
+    refuted_ace = Recognition(None, 0.999, refuted_ten.quad, refuted=Card.parse("AH"))
+    assert [str(r.card) for r in one_report_per_card([refuted_ace, ace])] == ["None", "AH"]
+
+
 def test_an_unread_outline_at_a_read_cards_far_index_the_other_way_up_is_that_card():
     # Outlines from a real photo: a J of diamonds read whole, and two detector outlines cut at its
     # lower index, each sticking out past its edge, that read a Q and a J there and contradicted.

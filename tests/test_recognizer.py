@@ -481,3 +481,29 @@ def test_a_card_leaning_two_ways_is_not_read_whole():
     found = recognize_with([lone_card()], [row_of(Card.parse("9C").index, 0.95), row_of(Card.parse("6C").index, 0.6)],
                            threshold=0.99, whole_card=ScriptedWholeCard())
     assert len(found) == 1 and found[0].card is None
+
+
+def test_a_covered_read_is_asked_whole_at_an_unread_lone_outline_at_its_index():
+    # A corner found alone, read as a nine but not lying alone (a neighbour's index is offered on it),
+    # where the finder also drew a lone outline around the same index and could not read it: the
+    # whole card is asked there, and a face that is surely another card refutes the read.
+    nine = Card.parse("9D")
+    covered, neighbour = Outline([box(100, 100)]), Outline([box(140, 100)])
+    unread_lone = Outline([box(101, 99), np.roll(box(101, 99), -2, axis=0)], covered=False)
+    rows = [row_of(nine.index, 0.999), row_of(None, 0.99), row_of(None, 0.99), row_of(None, 0.99)]
+    face = ScriptedWholeCard(whole_opinion("cD", 0.995))
+    found = recognize_with([covered, neighbour, unread_lone], rows, whole_card=face)
+    assert [r.card for r in found] == [None] and found[0].face_refuted
+    assert len(face.asked) == 1 and np.allclose(face.asked[0], box(101, 99))
+    # A face that agrees leaves the read alone: it never confirms.
+    found = recognize_with([covered, neighbour, unread_lone], rows, whole_card=ScriptedWholeCard(whole_opinion("9D", 0.995)))
+    assert [r.card for r in found] == [nine]
+    # A lone outline whose index lies elsewhere, or one that was read, is not asked.
+    elsewhere = Outline([box(300, 300), np.roll(box(300, 300), -2, axis=0)], covered=False)
+    found = recognize_with([covered, neighbour, elsewhere], rows, whole_card=ScriptedWholeCard())
+    assert [r.card for r in found] == [nine]
+    # One read (here as a five) is asked about its own read only: the scripted reader has one opinion.
+    five = Card.parse("5C")
+    face = ScriptedWholeCard(whole_opinion("5C", 0.995))
+    recognize_with([covered, neighbour, unread_lone], rows[:2] + [row_of(five.index, 0.999)] * 2, whole_card=face)
+    assert len(face.asked) == 1

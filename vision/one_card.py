@@ -19,7 +19,8 @@ A join may grow an outline, which then reaches reports kept before it, so the jo
 until nothing joins.
 Two different cards each read at an index lying on the other's outline contradict each other (a card
 lies over its neighbour wherever they overlap, so only one of those indices can show): both are left
-unread. The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
+unread. A read its whole face refuted still counts there: the face says the index was misread, not
+that the other outline is right. The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
 """
 
 from __future__ import annotations
@@ -141,9 +142,9 @@ def contradicting_pairs(found: list[Recognition]) -> list[tuple[int, int]]:
     """The pairs (n, m), n < m, of reads that contradict each other: two cards, each read at an index
     lying on the other's outline. A card lies over its neighbour wherever they overlap, so only one of
     two such indices can show: one outline is wrong."""
-    reads = [(n, rec) for n, rec in enumerate(found) if rec.card is not None]
+    reads = [(n, rec) for n, rec in enumerate(found) if rec.index_read is not None]
     return [(n, m) for n, rec in reads for m, other in reads
-            if n < m and other.card != rec.card and index_on(rec, other) and index_on(other, rec)]
+            if n < m and other.index_read != rec.index_read and index_on(rec, other) and index_on(other, rec)]
 
 
 def contradicting(found: list[Recognition]) -> set[int]:
@@ -154,7 +155,8 @@ def contradicting(found: list[Recognition]) -> set[int]:
 def one_report_per_card(found: list[Recognition]) -> list[Recognition]:
     """The reports with each physical card once (see the module's docstring), ordered as given."""
     doubtful = contradicting(found)
-    found = [Recognition(None, rec.confidence, rec.quad) if n in doubtful else rec for n, rec in enumerate(found)]
+    found = [Recognition(None, rec.confidence, rec.quad, rec.refuted) if n in doubtful else rec
+             for n, rec in enumerate(found)]
     reports = [rec for rec in found if rec.card is not None or not holds_two_cards(rec, found)]
     kept = list(enumerate(reports))
     while len(fewer := joined_pass(kept)) < len(kept):

@@ -14,7 +14,8 @@ Outlines whose every corner looks like "not a card" are dropped. A lone card (no
 almost read, at its index is then read whole as well (vision.whole_card): a second opinion from its
 pips that may refuse the index's read or confirm an almost-read number card. So is a card read at a
 corner the detector found alone, where nothing else is offered on it, at its outline snapped to its
-edges; that opinion may only refuse.
+edges, or else at a lone outline of the finder's left unread whose index lies at the read's; that
+opinion may only refuse.
 
 Settle (vision.settle): the readings made into one report per physical card. A deck the players have
 taught it (vision.deck_reader) checks every report last.
@@ -33,7 +34,7 @@ from vision.crops import index_centre
 from vision.deck_reader import DeckReader
 from vision.finder.snapping import MIN_EDGE_SUPPORT, MIN_STRAIGHT, snap
 from vision.one_card import side_lengths
-from vision.settle import CORNERS_APART, apart, settle
+from vision.settle import CORNERS_APART, INDEXES_APART, apart, settle
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 from vision.zoom_in import in_quarters, worth_a_closer_look
@@ -218,7 +219,8 @@ class Recognizer:
         an unread one it confirms is read, with the whole card's probability as its confidence. A read
         of a candidate that may be covered (a corner the detector found alone, a row's card) is asked
         too where it lies alone (lies_alone) and its edges bear its outline out (as the finder's
-        snapping demands of a lone card), and may be refuted, never confirmed."""
+        snapping demands of a lone card), or else at a lone outline left unread at its index
+        (at_unread_lone_outline), and may be refuted, never confirmed."""
         if self.whole_card is None:
             return
         leaning = {n: (quad, card) for n, quad, card in unsure}
@@ -229,12 +231,15 @@ class Recognizer:
                 continue
             if getattr(candidate, "covered", True):
                 # A card covered in a row does not show its whole face, and a corner found alone guesses
-                # the card's sides roughly: read whole only where nothing lies on it, at its snapped edges.
+                # the card's sides roughly: read whole only where nothing lies on it, at its snapped edges,
+                # or at a lone outline the finder drew around the same index but could not read.
                 if rec.card is not None:
                     offered = offered or [index_centre(quad) for offers in quads for quad in offers]
                     edges = snap(image, rec.quad) if lies_alone(rec, offered) else None
                     if edges is not None and edges.support >= MIN_EDGE_SUPPORT and edges.straight >= MIN_STRAIGHT:
                         asked.append((n, edges.quad, rec.card))
+                    elif (lone := at_unread_lone_outline(rec, candidates, quads, readings)) is not None:
+                        asked.append((n, lone, rec.card))
                 continue
             if rec.card is not None:
                 asked.append((n, rec.quad, rec.card))
@@ -246,7 +251,7 @@ class Recognizer:
         for (n, quad, card), opinion in zip(asked, opinions):
             if readings[n].card is not None:
                 if refutes(card, opinion):
-                    readings[n] = Recognition(None, readings[n].confidence, readings[n].quad, face_refuted=True)
+                    readings[n] = Recognition(None, readings[n].confidence, readings[n].quad, refuted=card)
             elif confirms(card, opinion):
                 readings[n] = Recognition(card, float(opinion[class_of(card)]), quad)
 
@@ -303,3 +308,20 @@ def lies_alone(rec: Recognition, offered: Sequence[np.ndarray]) -> bool:
     return not any(cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) > 0 and
                    all(apart(centre, corner, CORNERS_APART * length) for corner in own)
                    for centre in offered)
+
+
+def at_unread_lone_outline(rec: Recognition, candidates: list, quads: list,
+                           readings: list) -> np.ndarray | None:
+    """The ordering of a lone outline (a candidate not covered) left unread whose index lies at rec's
+    index, or None: the finder saw the whole card there, though it could not read it, so its face may
+    be asked about rec's read where rec's own outline cannot be."""
+    outline = np.asarray(rec.quad, np.float32)
+    length = float(np.linalg.norm(outline[3] - outline[0]))
+    centre = index_centre(outline)
+    for candidate, orderings_of, reading in zip(candidates, quads, readings):
+        if getattr(candidate, "covered", True) or (reading is not None and reading.card is not None):
+            continue
+        for quad in orderings_of:
+            if not apart(index_centre(quad), centre, INDEXES_APART * length):
+                return quad
+    return None

@@ -18,14 +18,24 @@ class Recognition:
                 for a card its index almost read and its whole face confirmed: the whole-card network's).
     quad: 4x2 float32 image coordinates of the whole card's corners, clockwise, starting at the
           corner whose index was read (top-left of the upright card).
-    face_refuted: an unread card whose index was read, until its whole face (vision.whole_card) said
-          it is not that card: a learned deck does not read it again.
+    refuted: for an unread card whose index was read, until its whole face (vision.whole_card) said
+          it is not that card, the card its index showed: a learned deck does not read it again, and
+          it still contradicts another card read across it (vision.one_card).
     """
 
     card: Card | None
     confidence: float
     quad: np.ndarray
-    face_refuted: bool = False
+    refuted: Card | None = None
+
+    @property
+    def face_refuted(self) -> bool:
+        return self.refuted is not None
+
+    @property
+    def index_read(self) -> Card | None:
+        """The card its index was read as: the card reported, or the one its whole face refuted."""
+        return self.card if self.card is not None else self.refuted
 
     @property
     def centre(self) -> tuple[float, float]:
