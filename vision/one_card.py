@@ -20,7 +20,8 @@ until nothing joins.
 Two different cards each read at an index lying on the other's outline contradict each other (a card
 lies over its neighbour wherever they overlap, so only one of those indices can show): both are left
 unread. A read its whole face refuted still counts there: the face says the index was misread, not
-that the other outline is right. The same card twice is still reported where two copies lie apart (two decks mixed, or a misread).
+that the other outline is right. The same card twice is still reported where two copies lie apart (two
+decks mixed, or a misread).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ class Recognition:
 
     @property
     def face_refuted(self) -> bool:
+        """Whether its whole face refused the card its index was read as."""
         return self.refuted is not None
 
     @property
