@@ -495,8 +495,9 @@ def test_a_covered_read_is_asked_whole_at_an_unread_lone_outline_at_its_index():
     found = recognize_with([covered, neighbour, unread_lone], rows, whole_card=face)
     assert [r.card for r in found] == [None] and found[0].face_refuted
     assert len(face.asked) == 1 and np.allclose(face.asked[0], box(101, 99))
-    # A face that agrees leaves the read alone: it never confirms.
-    found = recognize_with([covered, neighbour, unread_lone], rows, whole_card=ScriptedWholeCard(whole_opinion("9D", 0.995)))
+    # A face that agrees leaves the read as it is.
+    agrees = ScriptedWholeCard(whole_opinion("9D", 0.995))
+    found = recognize_with([covered, neighbour, unread_lone], rows, whole_card=agrees)
     assert [r.card for r in found] == [nine]
     # A lone outline whose index lies elsewhere, or one that was read, is not asked.
     elsewhere = Outline([box(300, 300), np.roll(box(300, 300), -2, axis=0)], covered=False)
