@@ -48,7 +48,7 @@ class CardClassifier:
     """Reads cards from index crops (H x W x 3 uint8 BGR, the size vision.crops cuts).
 
     classify(crops) -> [(Card | None, confidence)]: None both for "not a card" and for a card read
-    with a calibrated confidence under the threshold; is_card(...) tells those two apart.
+    with a calibrated confidence under the threshold; card_probability(...) tells those two apart.
     """
 
     def __init__(self, model_path: str | Path | None = None, *, threshold: float | None = None):
@@ -70,11 +70,6 @@ class CardClassifier:
         if len(self.labels) != self._session.get_outputs()[0].shape[1]:
             raise ModelError(f"{self.model_path} has {self._session.get_outputs()[0].shape[1]} outputs "
                              f"but labels.json names {len(self.labels)} classes")
-
-    @property
-    def crop_size(self) -> tuple[int, int]:
-        """(width, height) of the crops the model takes."""
-        return int(self.width), int(self.height)
 
     def probabilities(self, crops: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         """Calibrated class probabilities, one row per crop (N x classes)."""
@@ -106,10 +101,6 @@ class CardClassifier:
         if best == self.background_index or confidence < self.threshold:
             return None, confidence
         return self.cards[best], confidence
-
-    def is_card(self, probs: np.ndarray) -> bool:
-        """True when the crop looks like some card's index, whether or not it is read confidently."""
-        return float(probs[self.background_index]) < 0.5
 
     def card_probability(self, probs: np.ndarray) -> float:
         """Probability that the crop shows some card's index at all (1 - "not a card")."""

@@ -4,8 +4,6 @@ would be read as another card."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import cv2
 import numpy as np
 
@@ -26,16 +24,8 @@ INDEX_GAP_INK = 0.3           # ... this far down, with print above and below (l
 INDEX_MARK_INK = (0.08, 0.05)
 
 
-class CornerFit(NamedTuple):
-    """A covered card's quad moved onto the edges beside its index corner, and how many of its two
-    sides there showed an edge (0 where it was left as it was)."""
-    quad: np.ndarray
-    sides_shown: int
-
-
-def fit_corner(image: np.ndarray, quad: np.ndarray, samples: int = 8) -> CornerFit:
-    """A covered card's quad moved onto the edges beside its index corner (quad[0]), and how many of
-    its two sides there showed an edge.
+def fit_corner(image: np.ndarray, quad: np.ndarray, samples: int = 8) -> np.ndarray:
+    """A covered card's quad moved onto the edges beside its index corner (quad[0]), where they show.
 
     Each side is sampled across over the stretch beside the corner that shows in any row; the edge is
     the offset where the median (over the stretch) fall in brightness going outwards peaks: a card's
@@ -43,7 +33,6 @@ def fit_corner(image: np.ndarray, quad: np.ndarray, samples: int = 8) -> CornerF
     """
     corner = quad[0]
     lines = []
-    shown = 0
     offsets = np.arange(-CORNER_REACH, CORNER_REACH + 0.01, 0.5, dtype=np.float32)
     for end, sign in ((quad[1], 1.0), (quad[3], -1.0)):
         length = float(np.hypot(*(end - corner)))
@@ -60,7 +49,6 @@ def fit_corner(image: np.ndarray, quad: np.ndarray, samples: int = 8) -> CornerF
         if typical[peak] < CORNER_MIN_FALL:
             lines.append((corner, d))
             continue
-        shown += 1
         # Each sample's own edge near the common one, then a straight line through them.
         lo, hi = max(peak - 3, 0), min(peak + 4, fall.shape[1])
         own = lo + np.argmax(fall[:, lo:hi], axis=1)
@@ -71,14 +59,14 @@ def fit_corner(image: np.ndarray, quad: np.ndarray, samples: int = 8) -> CornerF
     (p, u), (q, v) = lines
     m = np.array([u, -v]).T
     if abs(np.linalg.det(m)) < 1e-3:
-        return CornerFit(quad, 0)
+        return quad
     k = np.linalg.solve(m, q - p)
     new = (p + k[0] * u).astype(np.float32)
     if np.hypot(*(new - corner)) > 1.5 * CORNER_REACH:
-        return CornerFit(quad, 0)
+        return quad
     width, height = float(np.hypot(*(quad[1] - quad[0]))), float(np.hypot(*(quad[3] - quad[0])))
     a, b = u / np.hypot(*u), v / np.hypot(*v)
-    return CornerFit(np.float32([new, new + a * width, new + a * width + b * height, new + b * height]), shown)
+    return np.float32([new, new + a * width, new + a * width + b * height, new + b * height])
 
 
 def index_shows(image: np.ndarray, quad: np.ndarray) -> bool:

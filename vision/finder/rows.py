@@ -153,7 +153,7 @@ def _row_cards(row: TurnedRow, forward: bool, along: float, inner: list[Crossing
         shown = cv2.transform(np.float32([[shown_at - 0.5]]), inverse)[0, 0]
         corner = index_orderings(quad, shown)[0]
         if verify:
-            corner = fit_corner(image, corner).quad
+            corner = fit_corner(image, corner)
         cards.append(RowCard(corner, True, not verify or index_shows(image, corner)))
     # Every covered card shows its index beside its edge: stripes of a cloth show nothing there.
     if inked < 0.5 * (len(cards) - 1):
