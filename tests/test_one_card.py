@@ -114,19 +114,6 @@ def test_a_read_its_whole_face_refuted_still_contradicts_a_card_read_across_it()
     assert [str(r.card) for r in one_report_per_card([refuted_ace, ace])] == ["None", "AH"]
 
 
-def test_an_unread_outline_at_a_read_cards_far_index_the_other_way_up_is_that_card():
-    # Outlines from a real photo: a J of diamonds read whole, and two detector outlines cut at its
-    # lower index, each sticking out past its edge, that read a Q and a J there and contradicted.
-    jack = rec("JD", np.float32([[148, 235], [287, 226], [299, 423], [159, 432]]))
-    ghosts = [rec(None, np.float32([[315, 429], [226, 434], [217, 308], [307, 303]])),
-              rec(None, np.float32([[313, 455], [212, 458], [207, 315], [309, 312]]))]
-    assert one_report_per_card([jack, *ghosts]) == [jack]
-    # An unread card beside it that runs its own way, or starts elsewhere, is another card.
-    beside = rec(None, np.float32([[299, 300], [350, 300], [350, 400], [299, 400]]))
-    below = rec(None, np.float32([[180, 420], [320, 420], [320, 620], [180, 620]]))
-    assert len(one_report_per_card([jack, beside])) == 2 and len(one_report_per_card([jack, below])) == 2
-
-
 def test_a_card_whose_outline_grows_from_its_far_index_takes_in_a_read_kept_before_it():
     # A deck printing an index in all four corners, read at three of them (a real photo, shrunk): the
     # read at its top-left corner is cut a little narrow, the one at its top-right corner runs off

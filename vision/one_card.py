@@ -8,8 +8,6 @@ three times. Cards of one deck are all one size, so:
   read again, a pip), and the card is reported once, with the larger outline; where only the smaller
   one was read, the larger outline takes its reading, turned to start at the corner it was read at;
 - an unread outline holding the reads of two different cards is no card: both cards lie there;
-- an unread outline cut at a read card's far index corner, the other way up, is that card's other
-  index seen at a size that reads nothing (or, cut too tight, two cards that contradicted);
 - two reads of the same card at its two diagonal index corners are one card, and give its whole
   outline between them (the detector's outlines, sized after other cards, may not even overlap);
 - two reads of the same card whose outlines overlap, or one read at an index lying on the other's
@@ -37,8 +35,6 @@ LARGER = 1.3          # ... where the larger outline is at least this many times
 SAME_CARD_SHARE = 0.2  # two reads of one card overlapping by this share of the smaller are one card
 OPPOSITE = -0.8       # cosine between two reads' long axes, read at a card's two diagonal index corners
 SHAPE = (0.5, 0.95)   # short / long side of the outline joining them,
-FAR_END = 0.2         # a corner this share of a card's length from its far index corner is that corner
-#                       (the detector's corners lie up to about 0.15 off)
 REACH = 2.2           # and its long side at most this many times theirs (the detector's outlines may be
 #                       sized after smaller cards; two copies of a card far apart are not joined)
 
@@ -90,15 +86,6 @@ def across_the_card(a: Recognition, b: Recognition) -> np.ndarray | None:
                        corner + width * across_unit + length * down_unit, corner + length * down_unit])
 
 
-def other_end(rec: Recognition, card: Recognition) -> bool:
-    """Whether rec was cut at card's far index corner (diagonally opposite its own), the other way up:
-    that card's second index, whatever the two outlines' sizes."""
-    length = long_side(card.quad)
-    down, their_down = rec.quad[3] - rec.quad[0], card.quad[3] - card.quad[0]
-    return float(np.linalg.norm(rec.quad[0] - card.quad[2])) <= FAR_END * length and \
-        float(np.dot(down, their_down)) <= OPPOSITE * float(np.linalg.norm(down) * np.linalg.norm(their_down))
-
-
 def index_on(rec: Recognition, other: Recognition) -> bool:
     """Whether the index rec was read at lies on other's outline."""
     centre = index_centre(rec.quad)
@@ -116,9 +103,6 @@ def joined(big: Recognition, small: Recognition) -> Recognition | None:
         if big.card is None and small.card is not None:
             return Recognition(small.card, small.confidence, starting_near(big.quad, small.quad[0]))
         return big
-    for read, unread in ((big, small), (small, big)):
-        if read.card is not None and unread.card is None and other_end(unread, read):
-            return read
     if big.card is None or big.card != small.card:
         return None
     first = big if big.confidence >= small.confidence else small
