@@ -11,6 +11,8 @@ and MUGGINS_BENCH_WHOLE_CARD measure models other than the committed ones (bench
 MUGGINS_BENCH_DECKS=validation reads the ten synthetic validation decks instead (index fonts no
 training deck uses, which set the classifier's threshold): the place to judge a change to the
 recognizer's rules before it meets the held-out decks, at 0.3 of the scenes per deck.
+MUGGINS_BENCH_DECKS=validation-4c reads the same decks on the same scenes printed in four colours (clubs
+green, diamonds blue), as many poker decks are.
 MUGGINS_BENCH_DECKS=xskat-french-large (held-out deck names, comma-separated) reads those alone, each
 on the very scenes it has among all three: one deck's figure read without reading the others'.
 """
@@ -53,16 +55,18 @@ def bench_decks() -> tuple[str, tuple[str, ...], float]:
     """Which decks are read ("held-out", or the "validation" font decks), the decks, and the share of
     SCENES read of each."""
     from sim.render.decks import HELD_OUT_DECKS
-    from sim.render.fontdecks import font_deck_names
+    from sim.render.fontdecks import FOUR_COLOUR, font_deck_names
 
     choice = os.environ.get("MUGGINS_BENCH_DECKS", "held-out")
     if choice == "validation":
         return choice, font_deck_names(10, validation=True), VALIDATION_SCALE
+    if choice == "validation-4c":  # the same decks on the same scenes, printed in four colours
+        return "validation", tuple(deck + FOUR_COLOUR for deck in font_deck_names(10, validation=True)), VALIDATION_SCALE
     if choice == "held-out":
         return choice, tuple(HELD_OUT_DECKS), 1.0
     named = tuple(name.strip() for name in choice.split(",") if name.strip())
     if not named or not set(named) <= set(HELD_OUT_DECKS):
-        raise SystemExit(f"MUGGINS_BENCH_DECKS={choice!r}: choose held-out, validation or held-out decks "
+        raise SystemExit(f"MUGGINS_BENCH_DECKS={choice!r}: choose held-out, validation, validation-4c or held-out decks "
                          f"by name ({', '.join(HELD_OUT_DECKS)})")
     return "held-out", named, 1.0
 

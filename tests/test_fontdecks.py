@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -236,3 +238,40 @@ def test_pixel_decks_without_their_fonts_say_what_to_install(monkeypatch, capsys
     finally:
         fontdecks.pixel_fonts.cache_clear()
     assert "apt install fonts-terminus" in capsys.readouterr().err
+
+
+def test_a_four_colour_deck_prints_clubs_green_and_diamonds_blue_and_nothing_else_changes():
+    deck = "fonts-3" + fontdecks.FOUR_COLOUR
+    assert fontdecks.is_font_deck(deck) and fontdecks.is_four_colour(deck) and not fontdecks.is_four_colour("fonts-3")
+    assert fontdecks.deck_number(deck) == 3 and fontdecks.language_of("fonts-3-fr-4c") == "fr"
+    plain, four = fontdecks.deck_style("fonts-3", PICTURES), fontdecks.deck_style(deck, PICTURES)
+    assert plain.four_colour is None and four.four_colour is not None
+    assert dataclasses.replace(four, four_colour=None) == plain
+    for card in ("QH", "8S"):  # hearts and spades as the plain deck prints them
+        assert np.array_equal(fontdecks.draw_face(deck, Card.parse(card), PICTURES),
+                              fontdecks.draw_face("fonts-3", Card.parse(card), PICTURES))
+    for card, (strongest, weakest) in {"8C": (1, 2), "8D": (0, 2)}.items():  # BGR: green, blue
+        face = fontdecks.draw_face(deck, Card.parse(card), PICTURES)[:, :, :3]
+        inked = face[ink(face)].astype(np.float32).mean(axis=0)
+        assert int(np.argmax(inked)) == strongest and int(np.argmin(inked)) == weakest, (card, inked)
+
+
+def test_four_colour_decks_are_picked_by_number_among_training_decks_only(monkeypatch):
+    from models.training import decks
+    from sim.render import decks as render_decks
+
+    names = fontdecks.font_deck_names(60)
+    assert fontdecks.with_four_colours(names, 0.0) == names
+    some = fontdecks.with_four_colours(names, 0.25)
+    assert 8 <= sum(map(fontdecks.is_four_colour, some)) <= 24
+    assert [fontdecks.deck_number(d) for d in some] == list(range(60))
+    validation = fontdecks.font_deck_names(10, validation=True)
+    assert fontdecks.with_four_colours(validation, 1.0) == validation
+
+    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
+    quiet = dict(log=lambda message: None, designs=())
+    plain = decks.scenes_per_deck(500, 20, 2, 50, **quiet)
+    four = decks.scenes_per_deck(500, 20, 2, 50, four_colour=0.5, **quiet)
+    assert list(four.values()) == list(plain.values())  # the same scenes, some decks recoloured
+    assert [d.removesuffix(fontdecks.FOUR_COLOUR) for d in four] == list(plain)
+    assert any(map(fontdecks.is_four_colour, four))

@@ -41,6 +41,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--pixel-decks", type=int, default=0, metavar="N",
                    help="N more training font decks whose index is set in a pixel font (a computer deck's "
                         "flat-topped A); 0: none")
+    p.add_argument("--four-colour", type=parse_share, default=0.0, metavar="SHARE",
+                   help="this share of the training font decks printed in four colours, clubs green and "
+                        "diamonds blue, as many poker decks are; 0: none")
     p.add_argument("--minutes", type=float, default=22.0,
                    help="training time budget (whole epochs), shared by the networks")
     p.add_argument("--whole-card-minutes", type=float, default=4.0,
@@ -128,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
                              args.scenes_per_font_deck, log, args.designs, args.scenes_per_design,
-                             args.foreign_courts, args.foreign_decks, args.pixel_decks)
+                             args.foreign_courts, args.foreign_decks, args.pixel_decks, args.four_colour)
     if scenes is None:
         return 2
     decks = list(scenes)
@@ -183,6 +186,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "foreign_courts": args.foreign_courts,
                                            "foreign_decks": args.foreign_decks,
                                            "pixel_decks": args.pixel_decks,
+                                           "four_colour": args.four_colour,
                                            "small_cards": args.small_cards,
                                            "coarse_index": args.coarse_index})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")

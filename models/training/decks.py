@@ -27,19 +27,20 @@ def parse_designs(text: str) -> tuple[str, ...]:
 def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: int, per_font_deck: int,
                     log, designs: tuple[str, ...] = DEFAULT_DESIGNS,
                     per_design: int | None = None, foreign_courts: float = 0.0,
-                    foreign_decks: int = 0, pixel_decks: int = 0) -> dict[str, int] | None:
+                    foreign_decks: int = 0, pixel_decks: int = 0, four_colour: float = 0.0) -> dict[str, int] | None:
     """Scenes per deck: every installed training deck, then the designs named of sim.render.designs
     (fetched here, where not yet in the cache; per_design scenes each, else per_card_deck), then the
     synthetic font decks (validation ones last), `foreign_courts` of the training ones lettering their
     courts in another language (sim.render.fontdecks.with_court_languages), and `foreign_decks` more
     numbered after them that all do (where their rank font sets some foreign letters), and last
     `pixel_decks` whose index is set in a pixel font (numbered from fontdecks.PIXEL_START; last, so
-    that every other deck's scenes keep their seeds).
+    that every other deck's scenes keep their seeds). `four_colour` of the training font decks are
+    printed in four colours (sim.render.fontdecks.with_four_colours), on the scenes they would have.
     None, with what to install or what could not be fetched said on stderr, when a deck is missing."""
     from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
     from sim.render.designs import PREFIX, DesignError, fetch
-    from sim.render.fontdecks import PIXEL_START, font_deck_names, language_of, pixel_fonts, suit_fonts, \
-        with_court_languages
+    from sim.render.fontdecks import PIXEL_START, font_deck_names, is_four_colour, language_of, pixel_fonts, \
+        suit_fonts, with_court_languages, with_four_colours
 
     decks = list(training_decks())
     if not decks:
@@ -60,12 +61,13 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
         pictures = tuple(decks)  # font decks borrow their court pictures from the training decks
         training = with_court_languages(font_deck_names(font_decks), foreign_courts, pictures)
         training += with_court_languages(font_deck_names(foreign_decks, first=font_decks), 1.0, pictures)
+        training = with_four_colours(training, four_colour)
         names = training + font_deck_names(validation_font_decks, validation=True)
         scenes.update({deck: per_font_deck for deck in names})
         foreign = [deck for deck in training if language_of(deck) != "en"]
         log(f"and {len(training)} synthetic font decks for training ({len(foreign)} lettering their courts in "
-            f"another language: {', '.join(foreign) or 'none'}), {validation_font_decks} in other fonts for "
-            f"validation only; {per_font_deck} scenes each")
+            f"another language: {', '.join(foreign) or 'none'}; {sum(map(is_four_colour, training))} printed in "
+            f"four colours), {validation_font_decks} in other fonts for validation only; {per_font_deck} scenes each")
     if pixel_decks:
         try:
             pixel_fonts()

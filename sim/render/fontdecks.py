@@ -79,7 +79,10 @@ COURT_LETTERS = {
     "sv": {11: "Kn", 12: "D", 13: "K"},
     "ru": {11: "J", 12: "\u0414", 13: "\u041a"},
 }
-_NAME = re.compile(rf"{PREFIX}(\d+)(?:-({'|'.join(lang for lang in COURT_LETTERS if lang != 'en')}))?")
+# A deck printed in four colours, as many poker decks are, its clubs green and its diamonds blue, so
+# that no suit can be told by its colour: its name ends so (`fonts-1003-4c`, `fonts-7-fr-4c`).
+FOUR_COLOUR = "-4c"
+_NAME = re.compile(rf"{PREFIX}(\d+)(?:-({'|'.join(lang for lang in COURT_LETTERS if lang != 'en')}))?({FOUR_COLOUR})?")
 FACE_HEIGHT = 350  # sim.render.faces.FACE_HEIGHT (which imports this module): all faces share it
 
 
@@ -113,6 +116,20 @@ def with_court_languages(decks, share: float, picture_decks: tuple[str, ...]) ->
         language = court_language(deck_number(deck), deck_style(deck, picture_decks).rank_font, share)
         named.append(deck if language == "en" else f"{deck}-{language}")
     return tuple(named)
+
+
+def with_four_colours(decks, share: float) -> tuple[str, ...]:
+    """The font decks, those of them `share` picks (by number alone, apart from the rest of the style,
+    so that `share` changes nothing else; never a validation deck) renamed to be printed in four
+    colours."""
+    return tuple(f"{deck}{FOUR_COLOUR}" if deck_number(deck) < VALIDATION_START and
+                 np.random.default_rng([20261206, deck_number(deck)]).random() < share else deck
+                 for deck in decks)
+
+
+def is_four_colour(deck: str) -> bool:
+    match = _NAME.fullmatch(deck)
+    return bool(match and match.group(3))
 
 
 def language_of(deck: str) -> str:
@@ -243,6 +260,14 @@ class DeckStyle:
     court_deck: str        # training deck whose court pictures are shown
     back_deck: str
     language: str = "en"   # how the courts are lettered (COURT_LETTERS)
+    four_colour: tuple[tuple[int, int, int], tuple[int, int, int]] | None = None  # (clubs, diamonds) inks
+
+
+def ink(style: DeckStyle, suit: str) -> tuple[int, int, int]:
+    """The colour a suit is printed in (BGR)."""
+    if style.four_colour is not None and suit in "CD":
+        return style.four_colour["CD".index(suit)]
+    return style.red if suit in "HD" else style.black
 
 
 @functools.lru_cache(maxsize=256)
@@ -303,7 +328,12 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
     # index_fonts() all set J Q K; another language's letters are checked.
     if language != "en" and not _has_glyphs(style.rank_font, "".join(COURT_LETTERS[language].values())):
         raise VisionError(f"{deck}: its font {style.rank_font.name} cannot set the courts' letters")
-    return dataclasses.replace(style, language=language)
+    four_colour = None
+    if is_four_colour(deck):  # drawn apart from the rest of the style, which stays the deck's own
+        u = np.random.default_rng([20261206, number, 4]).uniform
+        four_colour = ((int(u(0, 70)), int(u(100, 160)), int(u(0, 50))),    # green
+                       (int(u(140, 220)), int(u(40, 110)), int(u(0, 40))))  # blue
+    return dataclasses.replace(style, language=language, four_colour=four_colour)
 
 
 def draw_face(deck: str, card: Card | None, picture_decks: tuple[str, ...]) -> np.ndarray:
@@ -321,7 +351,7 @@ def draw_face(deck: str, card: Card | None, picture_decks: tuple[str, ...]) -> n
     if style.border:
         inset = round(style.border * w)
         cv2.rectangle(face, (inset, inset), (w - 1 - inset, h - 1 - inset), style.black, 1, cv2.LINE_AA)
-    colour = style.red if card.suit in "HD" else style.black
+    colour = ink(style, card.suit)
     if card.rank > 10:
         _draw_court(face, card, style)
     elif card.rank == 1:
