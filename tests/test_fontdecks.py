@@ -275,3 +275,23 @@ def test_four_colour_decks_are_picked_by_number_among_training_decks_only(monkey
     assert list(four.values()) == list(plain.values())  # the same scenes, some decks recoloured
     assert [d.removesuffix(fontdecks.FOUR_COLOUR) for d in four] == list(plain)
     assert any(map(fontdecks.is_four_colour, four))
+
+
+def test_every_suit_font_draws_a_spade_for_spades_and_a_club_for_clubs():
+    """GNU FreeSerif Bold sets the club at the spade's code point and the spade at the club's: a deck in
+    that font taught the classifier spades labelled clubs until its characters were exchanged."""
+    reference = fontdecks.REFERENCE_SUIT_FONT
+    if not reference.is_file():
+        pytest.skip("fonts-dejavu-core is not installed")
+    spade, club = fontdecks.SUIT_GLYPHS["S"], fontdecks.SUIT_GLYPHS["C"]
+    ref_spade, ref_club = fontdecks._suit_mask(reference, spade), fontdecks._suit_mask(reference, club)
+    for font in fontdecks.suit_fonts():
+        chars = fontdecks.suit_characters(font)
+        drawn_spade = fontdecks._suit_mask(font, chars["S"])
+        drawn_club = fontdecks._suit_mask(font, chars["C"])
+        as_drawn = abs(drawn_spade - ref_spade).mean() + abs(drawn_club - ref_club).mean()
+        exchanged = abs(drawn_spade - ref_club).mean() + abs(drawn_club - ref_spade).mean()
+        assert as_drawn < exchanged, font.name
+    freeserif_bold = next((f for f in fontdecks.suit_fonts() if f.name == "FreeSerifBold.ttf"), None)
+    if freeserif_bold is not None:  # the font the check was written for: its characters exchanged
+        assert fontdecks.suit_characters(freeserif_bold)["S"] == club

@@ -39,7 +39,7 @@ PREFIX = "fonts-"
 # training decks never use: the threshold is then chosen on index fonts the model has not seen,
 # which is what a real deck will be.
 VALIDATION_START = 1000
-STYLE_VERSION = 2  # bump when the way font decks are drawn changes: cached training crops are then stale
+STYLE_VERSION = 3  # bump when the way font decks are drawn changes: cached training crops are then stale
 # Only the directories of FONT_PACKAGES are searched: other fonts a machine happens to have would
 # change the decks `make model` draws, and which families are kept for validation.
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/truetype/liberation2"),
@@ -53,6 +53,7 @@ INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
 # square pixel by square pixel as a computer card game draws its faces: a flat-topped A beside a
 # flat-topped 8. Kept apart from FONT_DIRS, so no other deck changes.
 PIXEL_START = 500
+FOUR_COLOUR_START = 300  # font decks added in four colours (models.training --four-colour-decks) count from here
 PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-[0-9]*.ttf"),  # named with its version
                     Path("/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"),
                     Path("/usr/share/fonts/opentype/unifont/unifont.otf"),
@@ -215,6 +216,36 @@ def is_pixel_deck(deck: str) -> bool:
 def suit_fonts() -> tuple[Path, ...]:
     """Installed fonts (of index_fonts' kind) that draw the four suit symbols."""
     return tuple(p for p in index_fonts() if _has_glyphs(p, "".join(SUIT_GLYPHS.values())))
+
+
+REFERENCE_SUIT_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")  # fonts-dejavu-core
+
+
+def _suit_mask(path: Path, ch: str) -> np.ndarray:
+    """The glyph of ch in the font at path, trimmed to its ink and scaled to 32 x 32 (float32 0..1)."""
+    ink = _glyph(path, ch, 32)
+    return cv2.resize(ink, (32, 32), interpolation=cv2.INTER_AREA)
+
+
+@functools.lru_cache(maxsize=None)
+def suit_characters(path: Path) -> dict[str, str]:
+    """The character to set for each suit in the font at path: SUIT_GLYPHS, except in a font that
+    draws the club at the spade's code point and the spade at the club's (GNU FreeSerif Bold does),
+    told by likeness to the reference font's glyphs. Without the reference font, SUIT_GLYPHS."""
+    if not REFERENCE_SUIT_FONT.is_file() or path == REFERENCE_SUIT_FONT:
+        return dict(SUIT_GLYPHS)
+    spade, club = SUIT_GLYPHS["S"], SUIT_GLYPHS["C"]
+    ref = {ch: _suit_mask(REFERENCE_SUIT_FONT, ch) for ch in (spade, club)}
+    own = {ch: _suit_mask(path, ch) for ch in (spade, club)}
+
+    def unlike(a: np.ndarray, b: np.ndarray) -> float:
+        return float(np.abs(a - b).mean())
+
+    as_drawn = unlike(own[spade], ref[spade]) + unlike(own[club], ref[club])
+    exchanged = unlike(own[spade], ref[club]) + unlike(own[club], ref[spade])
+    if exchanged < as_drawn:
+        return {**SUIT_GLYPHS, "S": club, "C": spade}
+    return dict(SUIT_GLYPHS)
 
 
 def _has_glyphs(path: Path, text: str) -> bool:
@@ -437,7 +468,7 @@ def _draw_index(face: np.ndarray, card: Card, style: DeckStyle, colour) -> None:
     max_w = 0.2 * w if not style.suit_beside else 0.13 * w
     if rank.shape[1] > max_w:
         rank = cv2.resize(rank, (round(max_w), rank.shape[0]), interpolation=cv2.INTER_AREA)
-    suit = _glyph(style.suit_font, SUIT_GLYPHS[card.suit], style.suit_ratio * rank_px)
+    suit = _glyph(style.suit_font, suit_characters(style.suit_font)[card.suit], style.suit_ratio * rank_px)
     left, top = style.margin[0] * w, style.margin[1] * h
     if style.suit_beside:
         _stamp(face, rank, left, top, colour)
@@ -451,7 +482,7 @@ def _draw_index(face: np.ndarray, card: Card, style: DeckStyle, colour) -> None:
 def _draw_pip(face: np.ndarray, suit: str, style: DeckStyle, centre: tuple[float, float], height: float,
               colour, turned: bool) -> None:
     h, w = face.shape[:2]
-    ink = _glyph(style.suit_font, SUIT_GLYPHS[suit], height * h)
+    ink = _glyph(style.suit_font, suit_characters(style.suit_font)[suit], height * h)
     if turned:
         ink = ink[::-1, ::-1]
     _stamp(face, ink, centre[0] * w - ink.shape[1] / 2, centre[1] * h - ink.shape[0] / 2, colour)
