@@ -277,6 +277,22 @@ def test_four_colour_decks_are_picked_by_number_among_training_decks_only(monkey
     assert any(map(fontdecks.is_four_colour, four))
 
 
+def test_four_colour_decks_added_come_last_and_leave_every_other_scene_as_it_was(monkeypatch):
+    from models.training import decks
+    from sim.render import decks as render_decks
+
+    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
+    quiet = dict(log=lambda message: None, designs=())
+    plain = decks.scenes_per_deck(500, 20, 2, 50, **quiet)
+    added = decks.scenes_per_deck(500, 20, 2, 50, four_colour_decks=3, **quiet)
+    start = fontdecks.FOUR_COLOUR_START
+    assert list(added)[-3:] == [f"fonts-{n}{fontdecks.FOUR_COLOUR}" for n in range(start, start + 3)]
+    assert not any(map(fontdecks.is_four_colour, plain))
+    weights = {"separate": 0.5, "row": 0.5}
+    before = decks.scene_jobs(plain, weights, seed=0)
+    assert decks.scene_jobs(added, weights, seed=0)[:len(before)] == before
+
+
 def test_every_suit_font_draws_a_spade_for_spades_and_a_club_for_clubs():
     """GNU FreeSerif Bold sets the club at the spade's code point and the spade at the club's: a deck in
     that font taught the classifier spades labelled clubs until its characters were exchanged."""

@@ -44,6 +44,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--four-colour", type=parse_share, default=0.0, metavar="SHARE",
                    help="this share of the training font decks printed in four colours, clubs green and "
                         "diamonds blue, as many poker decks are; 0: none")
+    p.add_argument("--four-colour-decks", type=int, default=0, metavar="N",
+                   help="N more training font decks, each printed in four colours, after all the others; 0: none")
     p.add_argument("--minutes", type=float, default=22.0,
                    help="training time budget (whole epochs), shared by the networks")
     p.add_argument("--whole-card-minutes", type=float, default=4.0,
@@ -72,6 +74,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--coarse-index", type=parse_share, default=0.0, metavar="SHARE",
                    help="coarsen this share of the classifier's training crops (shrunk 2-3.5 times and enlarged "
                         "again), as small bitmap indices enlarged look; 0: none")
+    p.add_argument("--stretched-index", type=parse_share, default=0.0, metavar="SHARE",
+                   help="stretch this share of the classifier's training crops across or down, as an outline "
+                        "narrower or shorter than its card (a card partly covered) cuts its index; 0: none")
     p.add_argument("--real-faces", type=parse_share, default=0.0, metavar="SHARE",
                    help="add whole cards cut from the labelled real photos (models/training/real_faces.py) to "
                         "the whole-card network's training, drawn as this share of every batch; 0: none")
@@ -131,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
                              args.scenes_per_font_deck, log, args.designs, args.scenes_per_design,
-                             args.foreign_courts, args.foreign_decks, args.pixel_decks, args.four_colour)
+                             args.foreign_courts, args.foreign_decks, args.pixel_decks, args.four_colour,
+                             args.four_colour_decks)
     if scenes is None:
         return 2
     decks = list(scenes)
@@ -175,7 +181,8 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
     fitted = train_pair(train_x, train_y, data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
                         seed=args.seed, head=args.head, device=args.device,
-                        real=real_mask, real_share=args.real_crops, coarse=args.coarse_index)
+                        real=real_mask, real_share=args.real_crops, coarse=args.coarse_index,
+                        stretched=args.stretched_index)
     onnx_path, labels_path = export(fitted.net, height, width, fitted.temperature, fitted.threshold, args.out,
                                     extra={"trained_on": decks, "held_out": list(HELD_OUT_DECKS),
                                            "validation": fitted.report, "seed": args.seed,
@@ -187,8 +194,10 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "foreign_decks": args.foreign_decks,
                                            "pixel_decks": args.pixel_decks,
                                            "four_colour": args.four_colour,
+                                           "four_colour_decks": args.four_colour_decks,
                                            "small_cards": args.small_cards,
-                                           "coarse_index": args.coarse_index})
+                                           "coarse_index": args.coarse_index,
+                                           "stretched_index": args.stretched_index})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")
 
 

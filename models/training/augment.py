@@ -84,10 +84,41 @@ def coarsen(x: torch.Tensor, share: float) -> torch.Tensor:
     return x
 
 
-def augment(batch_uint8: torch.Tensor, coarse: float = 0.0) -> torch.Tensor:
+STRETCH_ACROSS = (1.0, 1.6)  # how much a stretched crop is magnified across (an outline 0.6 of a card's width) ...
+STRETCH_DOWN = (1.0, 1.4)    # ... and down (an outline 0.7 of a card's length)
+STRETCH_WAYS = (0.7, 0.5)    # the chances that a picked crop is stretched across, and down
+
+
+def stretch(x: torch.Tensor, share: float) -> torch.Tensor:
+    """That share of the crops cut from an outline narrower or shorter than the card: magnified across,
+    down or both, from the top-left corner where the index is. The crop is cut in the outline's own
+    coordinates, so a card partly covered, outlined as far as it shows, has its index stretched; a spade
+    stretched across looks like a club to a classifier that never saw one so."""
+    if share <= 0:
+        return x
+    pick = torch.rand(x.shape[0], device=x.device) < share
+    n = int(pick.sum())
+    if n == 0:
+        return x
+    on = {"device": x.device}
+    one = torch.ones(n, **on)
+    across = torch.where(torch.rand(n, **on) < STRETCH_WAYS[0], torch.empty(n, **on).uniform_(*STRETCH_ACROSS), one)
+    down = torch.where(torch.rand(n, **on) < STRETCH_WAYS[1], torch.empty(n, **on).uniform_(*STRETCH_DOWN), one)
+    zero = torch.zeros(n, **on)
+    # Output (x, y) in -1..1 samples the input at ((x + 1) / m - 1, ...): the top-left corner stays put.
+    theta = torch.stack([torch.stack([1 / across, zero, 1 / across - 1], 1),
+                         torch.stack([zero, 1 / down, 1 / down - 1], 1)], 1)
+    grid = F.affine_grid(theta, [n, *x.shape[1:]], align_corners=False)
+    x = x.clone()
+    x[pick] = F.grid_sample(x[pick], grid, mode="bilinear", padding_mode="border", align_corners=False)
+    return x
+
+
+def augment(batch_uint8: torch.Tensor, coarse: float = 0.0, stretched: float = 0.0) -> torch.Tensor:
     """uint8 N x H x W x 3 crops -> float N x 3 x H x W in 0..1, augmented; coarse: the share of crops
-    coarsened (coarsen)."""
+    coarsened (coarsen); stretched: the share cut as from an outline smaller than the card (stretch)."""
     x = batch_uint8.permute(0, 3, 1, 2).float() / 255.0
+    x = stretch(x, stretched)
     x = jitter_geometry(x)
     x = coarsen(x, coarse)
     x = jitter_photometry(x)

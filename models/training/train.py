@@ -88,10 +88,11 @@ def predict_logits(net: torch.nn.Module, crops: np.ndarray, batch: int = 256) ->
 def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
           classes: int, background: int, minutes: float, batch: int = 192, seed: int = 0,
           head: str = "pool", size: tuple[int, int] | None = None, device: str = "cpu",
-          real: np.ndarray | None = None, real_share: float = 0.0, coarse: float = 0.0) -> Fitted:
+          real: np.ndarray | None = None, real_share: float = 0.0, coarse: float = 0.0,
+          stretched: float = 0.0) -> Fitted:
     """Train for about `minutes` of wall time (whole epochs), then calibrate on the validation set.
 
-    coarse: the share of each batch's crops coarsened (models.training.augment.coarsen).
+    coarse, stretched: the shares of each batch's crops coarsened and stretched (models.training.augment).
     real, real_share: the training crops cut from real photographs, and the share of each batch
     drawn from them (balanced_weights).
     size: (height, width) the network reads, when smaller than the crops (it shrinks them itself).
@@ -132,7 +133,7 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
                 group["lr"] = learning_rate(done)
             idx = torch.multinomial(weights, batch, replacement=True).to(on)
             target = ys[idx]
-            logits = net(channels_last(augment(xs[idx], coarse)))
+            logits = net(channels_last(augment(xs[idx], coarse, stretched)))
             loss = F.cross_entropy(logits, target)
             optimiser.zero_grad()
             loss.backward()
@@ -151,20 +152,20 @@ def train(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np
 def train_pair(train_x: np.ndarray, train_y: np.ndarray, val_x: np.ndarray, val_y: np.ndarray, *,
                sizes: list[tuple[int, int]], classes: int, background: int, minutes: float, seed: int = 0,
                head: str = "pool", device: str = "cpu", real: np.ndarray | None = None,
-               real_share: float = 0.0, coarse: float = 0.0) -> Fitted:
+               real_share: float = 0.0, coarse: float = 0.0, stretched: float = 0.0) -> Fitted:
     """One network per input size (height, width), each trained for its share of `minutes` and
     calibrated, joined as one model (net.Pair) that is calibrated again and given its threshold on
     the same validation crops."""
     if len(sizes) == 1:
         return train(train_x, train_y, val_x, val_y, classes=classes, background=background, minutes=minutes,
                      seed=seed, head=head, size=sizes[0], device=device, real=real, real_share=real_share,
-                     coarse=coarse)
+                     coarse=coarse, stretched=stretched)
     fitted = []
     for i, size in enumerate(sizes):
         log(f"network {i + 1} of {len(sizes)}, reading {size[0]}x{size[1]}")
         fitted.append(train(train_x, train_y, val_x, val_y, classes=classes, background=background,
                             minutes=minutes / len(sizes), seed=seed + i, head=head, size=size, device=device,
-                            real=real, real_share=real_share, coarse=coarse))
+                            real=real, real_share=real_share, coarse=coarse, stretched=stretched))
     return calibrated(Pair([f.net for f in fitted], [f.temperature for f in fitted]), val_x, val_y, background,
                       f"{len(sizes)} networks together: ")
 
