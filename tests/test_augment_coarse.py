@@ -1,12 +1,13 @@
 """Coarse print for the classifier's training crops: a share of them shrunk and enlarged again, as a
-deck whose small bitmap indices are enlarged prints them; none at a share of 0, and then the random
-numbers the rest of the augmentation draws are not disturbed."""
+deck whose small bitmap indices are enlarged prints them. For it and the stretched crops
+(test_augment_stretch.py): none at a share of 0, and then the random numbers the rest of the
+augmentation draws are not disturbed; about the share asked otherwise."""
 
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from models.training.augment import coarsen  # noqa: E402
+from models.training.augment import coarsen, stretch  # noqa: E402
 
 
 def sharp_crops(n: int = 16) -> torch.Tensor:
@@ -27,17 +28,19 @@ def test_every_crop_coarsened_at_a_share_of_one_loses_its_fine_print():
         assert alternations(after) < alternations(before) / 2
 
 
-def test_a_share_of_zero_changes_nothing_and_draws_no_random_number():
+@pytest.mark.parametrize("augmentation", [coarsen, stretch])
+def test_a_share_of_zero_changes_nothing_and_draws_no_random_number(augmentation):
     x = sharp_crops()
     torch.manual_seed(5)
-    assert torch.equal(coarsen(x, 0.0), x)
+    assert torch.equal(augmentation(x, 0.0), x)
     after = torch.rand(3)
     torch.manual_seed(5)
     assert torch.equal(after, torch.rand(3))
 
 
-def test_about_the_share_asked_is_coarsened():
+@pytest.mark.parametrize("augmentation", [coarsen, stretch])
+def test_about_the_share_asked_is_changed(augmentation):
     torch.manual_seed(0)
     x = sharp_crops(400)
-    changed = sum(not torch.equal(a, b) for a, b in zip(x, coarsen(x, 0.25)))
+    changed = sum(not torch.equal(a, b) for a, b in zip(x, augmentation(x, 0.25)))
     assert 60 < changed < 140

@@ -1,6 +1,6 @@
 """Stretched crops for the classifier's training: a share of them magnified from the top-left corner,
-as an outline narrower or shorter than its card cuts the index; none at a share of 0, and then the
-random numbers the rest of the augmentation draws are not disturbed."""
+as an outline narrower or shorter than its card cuts the index (the share itself:
+test_augment_coarse.py)."""
 
 import pytest
 
@@ -38,18 +38,3 @@ def test_a_stretched_crop_keeps_its_top_left_corner_and_grows_away_from_it():
     # A picked crop is stretched across at 0.7 and down at 0.5: 0.85 of them one way or both, most visibly.
     assert 120 < grown < 185
 
-
-def test_a_share_of_zero_changes_nothing_and_draws_no_random_number():
-    x = marked_crops()
-    torch.manual_seed(5)
-    assert torch.equal(stretch(x, 0.0), x)
-    after = torch.rand(3)
-    torch.manual_seed(5)
-    assert torch.equal(after, torch.rand(3))
-
-
-def test_about_the_share_asked_is_stretched():
-    torch.manual_seed(0)
-    x = marked_crops(400)
-    changed = sum(not torch.equal(a, b) for a, b in zip(x, stretch(x, 0.25)))
-    assert 60 < changed < 140
