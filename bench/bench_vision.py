@@ -20,7 +20,6 @@ on the very scenes it has among all three: one deck's figure read without readin
 from __future__ import annotations
 
 import os
-import resource
 import statistics
 import subprocess
 import sys
