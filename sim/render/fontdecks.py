@@ -53,7 +53,7 @@ INSTALL_HINT = "sudo apt install " + " ".join(FONT_PACKAGES)
 # square pixel by square pixel as a computer card game draws its faces: a flat-topped A beside a
 # flat-topped 8. Kept apart from FONT_DIRS, so no other deck changes.
 PIXEL_START = 500
-FOUR_COLOUR_START = 300  # font decks added in four colours (models.training --four-colour-decks) count from here
+FOUR_COLOUR_START = 300  # the numbers of font decks added in four colours (--four-colour-decks)
 PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-[0-9]*.ttf"),  # named with its version
                     Path("/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"),
                     Path("/usr/share/fonts/opentype/unifont/unifont.otf"),
