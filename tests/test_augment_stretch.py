@@ -37,4 +37,3 @@ def test_a_stretched_crop_keeps_its_top_left_corner_and_grows_away_from_it():
         grown += (bottom - top > 11) or (right - left > 11)
     # A picked crop is stretched across at 0.7 and down at 0.5: 0.85 of them one way or both, most visibly.
     assert 120 < grown < 185
-
