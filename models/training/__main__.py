@@ -77,6 +77,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--stretched-index", type=parse_share, default=0.0, metavar="SHARE",
                    help="stretch this share of the classifier's training crops across or down, as an outline "
                         "narrower or shorter than its card (a card partly covered) cuts its index; 0: none")
+    p.add_argument("--jokers", type=parse_share, default=0.0, metavar="SHARE",
+                   help="lay the deck's joker among the cards of this share of the classifier's scenes, its "
+                        "corners learnt as not a card (sim/render/jokers.py); 0: none")
     p.add_argument("--real-faces", type=parse_share, default=0.0, metavar="SHARE",
                    help="add whole cards cut from the labelled real photos (models/training/real_faces.py) to "
                         "the whole-card network's training, drawn as this share of every batch; 0: none")
@@ -141,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     if scenes is None:
         return 2
     decks = list(scenes)
-    data = cached_build(args.cache, decks, scenes, args.data_seed, args.workers, log, args.small_cards)
+    data = cached_build(args.cache, decks, scenes, args.data_seed, args.workers, log, args.small_cards,
+                        args.jokers)
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
@@ -196,6 +200,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "four_colour": args.four_colour,
                                            "four_colour_decks": args.four_colour_decks,
                                            "small_cards": args.small_cards,
+                                           "jokers": args.jokers,
                                            "coarse_index": args.coarse_index,
                                            "stretched_index": args.stretched_index})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {labels_path}")

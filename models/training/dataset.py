@@ -4,7 +4,7 @@ Crops are cut the way inference cuts them: the project's card finder runs on eve
 outline it reports is matched to the ground-truth card beneath it, and the crop is taken with the
 finder's corners (vision.crops.index_crop). Exact ground-truth crops, jittered ones and crops whose
 corners are badly off are added. Labels: 0..51 the cards (Card.index), 52 "not a card" — card backs,
-bare table, props (hands, phones, paper), the blank corners of a card, crops knocked off the index,
+bare table, props (hands, phones, paper), jokers' corners (sim/render/jokers.py), the blank corners of a card, crops knocked off the index,
 the courts of a font deck lettered in another language (sim.render.fontdecks.foreign_ranks), and
 every outline the finder reports on something that is not a face-up card.
 
@@ -204,10 +204,15 @@ def scene_crops(scene, finder, rng: np.random.Generator, turned_ok: bool,
         if t.card is None:
             add(t.quad, BACKGROUND_LABEL)
             add(np.roll(t.quad, -2, axis=0), BACKGROUND_LABEL)
-    for _, quad in scene.props:
+    for kind, quad in scene.props:
         q = np.asarray(quad, np.float32).reshape(4, 2)
         add(q, BACKGROUND_LABEL)
         add(np.roll(q, -1, axis=0), BACKGROUND_LABEL)
+        if kind == "joker":  # both printed corners, exact and jittered, as the finder outlines them
+            far = np.roll(q, -2, axis=0)
+            add(far, BACKGROUND_LABEL)
+            for corner in (q, far):
+                add(corner + rng.normal(0, 0.012 * card_height(q), (4, 2)).astype(np.float32), BACKGROUND_LABEL)
     if scene.kind in ("empty", "backs") or rng.random() < 0.3:
         add(random_table_quad(rng, image.shape), BACKGROUND_LABEL)
     return crops, labels
@@ -278,13 +283,14 @@ def load_finder():
     return find_cards
 
 
-def _render_job(job: tuple[str, str, int, bool, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _render_job(job: tuple[str, str, int, bool, bool, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                     np.ndarray]:
     """One scene's (index crops, labels, whole cards, their classes)."""
     from sim.render.scenes import CARD_HEIGHT_SHARE, make_scene
 
-    deck, kind, seed, turned_ok, small = job
+    deck, kind, seed, turned_ok, small, joker = job
     rng = np.random.default_rng(seed)
-    scene = make_scene(rng, kind, deck, card_share=SMALL_CARD_SHARE if small else CARD_HEIGHT_SHARE)
+    scene = make_scene(rng, kind, deck, card_share=SMALL_CARD_SHARE if small else CARD_HEIGHT_SHARE, joker=joker)
     crops, labels = scene_crops(scene, load_finder(), rng, turned_ok, unread_ranks(deck))
     # Their own random numbers, so the index crops are what they were before whole cards were cut.
     wholes, classes = whole_card_crops(scene, np.random.default_rng([seed, 1]))
@@ -297,26 +303,30 @@ def _stacked(images: list, shape: tuple[int, int, int]) -> np.ndarray:
 
 
 def plan_jobs(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int,
-              small_share: float = 0.0) -> list[tuple[str, str, int, bool, bool]]:
-    """(deck, kind, seed, bottom-index-turned, small cards) per scene; seeds derive from the base seed,
-    deck and count.
+              small_share: float = 0.0, joker_share: float = 0.0) -> list[tuple[str, str, int, bool, bool, bool]]:
+    """(deck, kind, seed, bottom-index-turned, small cards, a joker laid) per scene; seeds derive from
+    the base seed, deck and count.
 
     scenes_per_deck: one count for every deck, or a count per deck. small_share: the share of scenes
-    whose cards are drawn small (SMALL_CARD_SHARE of the frame height), picked by each scene's seed,
-    so the other scenes are exactly those rendered without it.
+    whose cards are drawn small (SMALL_CARD_SHARE of the frame height); joker_share: the share of
+    scenes that lay the deck's joker among their cards. Both are picked by each scene's seed, so the
+    other scenes are exactly those rendered without them.
     """
     from models.training.decks import scene_jobs
 
+    def picked(s: int, stream: int, share: float) -> bool:
+        return share > 0 and np.random.default_rng([s, stream]).random() < share
+
     counts = {d: scenes_per_deck[d] if isinstance(scenes_per_deck, dict) else scenes_per_deck for d in decks}
     turned = {d: bottom_index_is_turned(d) for d in decks}
-    return [(deck, kind, s, turned[deck], small_share > 0 and np.random.default_rng([s, 2]).random() < small_share)
+    return [(deck, kind, s, turned[deck], picked(s, 2, small_share), picked(s, 3, joker_share))
             for deck, kind, s in scene_jobs(counts, KIND_WEIGHTS, seed)]
 
 
 def build(decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int, log=print,
-          small_share: float = 0.0) -> CropSet:
+          small_share: float = 0.0, joker_share: float = 0.0) -> CropSet:
     """Render every planned scene (in `workers` processes) and collect its crops."""
-    jobs = plan_jobs(decks, scenes_per_deck, seed, small_share)
+    jobs = plan_jobs(decks, scenes_per_deck, seed, small_share, joker_share)
     log(f"rendering {len(jobs)} scenes of {len(decks)} decks in {workers} processes; "
         f"finder: {'vision.finder' if load_finder() else 'none yet, ground truth only'}")
     kinds = list(KIND_WEIGHTS)
@@ -346,7 +356,7 @@ def _quiet_worker() -> None:
 
 
 def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[str, int], seed: int, workers: int,
-                 log=print, small_share: float = 0.0) -> CropSet:
+                 log=print, small_share: float = 0.0, joker_share: float = 0.0) -> CropSet:
     """build(), kept in cache_dir under a key of everything that shapes the data."""
     from sim.render.fontdecks import cache_key
 
@@ -356,6 +366,8 @@ def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[
              "whole": [WHOLE_WIDTH, WHOLE_HEIGHT, WHOLE_COPIES, WHOLE_JITTER]}
     if small_share > 0:  # absent otherwise, so that renders made before it keep their key
         shape["small"] = [small_share, *SMALL_CARD_SHARE]
+    if joker_share > 0:
+        shape["jokers"] = joker_share
     key = json.dumps(shape, sort_keys=True)
     path = cache_dir / f"crops-{hashlib.sha1(key.encode()).hexdigest()[:12]}.npz"
     if path.is_file():
@@ -363,7 +375,7 @@ def cached_build(cache_dir: Path, decks: list[str], scenes_per_deck: int | dict[
         with np.load(path) as z:
             whole = WholeCards(z["whole_crops"], z["whole_labels"], z["whole_decks"], z["whole_scenes"])
             return CropSet(z["crops"], z["labels"], z["decks"], z["kinds"], z["scenes"], whole)
-    data = build(decks, scenes_per_deck, seed, workers, log, small_share)
+    data = build(decks, scenes_per_deck, seed, workers, log, small_share, joker_share)
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, crops=data.crops, labels=data.labels, decks=data.decks, kinds=data.kinds, scenes=data.scenes,

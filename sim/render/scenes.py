@@ -10,6 +10,8 @@ sees them).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from cribbage.cards import FULL_DECK
@@ -28,9 +30,10 @@ CARD_ASPECT = 0.7  # width / height; used to lay out scenes, the true shape come
 
 def make_scene(rng: np.random.Generator, kind: str, deck: str, size: tuple[int, int] = (1280, 720), *,
                texture: str | None = None, realism: float = 1.0, tilt: float = 0.06,
-               card_share: tuple[float, float] = CARD_HEIGHT_SHARE) -> Scene:
+               card_share: tuple[float, float] = CARD_HEIGHT_SHARE, joker: bool = False) -> Scene:
     """A random scene of `kind` with cards of `deck` on a `texture` table (random when None), each card's
-    long side a share of the frame height drawn from `card_share`."""
+    long side a share of the frame height drawn from `card_share`. joker: one of the cards laid is the
+    deck's joker (sim/render/jokers.py), where the scene lays any."""
     if kind not in SCENE_KINDS:
         raise VisionError(f"unknown scene kind {kind!r}: choose one of {', '.join(SCENE_KINDS)}")
     texture = texture or str(rng.choice(TEXTURES))
@@ -38,11 +41,22 @@ def make_scene(rng: np.random.Generator, kind: str, deck: str, size: tuple[int, 
     card_h = rng.uniform(*card_share) * h
     placements = {"separate": _separate, "row": _rows, "fan": _fans, "backs": _backs, "empty": lambda *a: [],
                   "distractors": _distractors, "oblique": _separate}[kind](rng, size, card_h)
+    if joker:
+        placements = _with_joker(rng, placements)
     background = make_background(rng, texture, size)
     view = oblique_view(size, float(rng.uniform(*OBLIQUE_DEGREES))) if kind == "oblique" else \
         tilted_view(rng, size, tilt * realism)
     scene = compose(background, placements, rng, deck, view=view, realism=realism)
     return Scene(scene.image, scene.cards, scene.props, kind=kind, texture=texture, deck=deck)
+
+
+def _with_joker(rng: np.random.Generator, placements: list[Placement]) -> list[Placement]:
+    """placements with one face-up card, drawn at random, laid as the joker instead."""
+    faces = [i for i, p in enumerate(placements) if p.card is not None]
+    if not faces:
+        return placements
+    i = faces[int(rng.integers(len(faces)))]
+    return [dataclasses.replace(p, card=None, prop="joker") if j == i else p for j, p in enumerate(placements)]
 
 
 def _deal(rng: np.random.Generator, n: int) -> list:

@@ -17,6 +17,7 @@ from cribbage.cards import Card
 from sim.render import camera
 from sim.render.cardlook import card_sprite
 from sim.render.faces import load_face
+from sim.render.jokers import joker_face
 from sim.render.props import make_prop
 from vision.crops import INDEX_REGION, region_quad
 
@@ -26,7 +27,8 @@ INDEX_VISIBLE_SHARE = 0.9
 
 @dataclass(frozen=True)
 class Placement:
-    """A card (card=None: a card back) or, with prop set, a prop ('hand', 'phone', 'paper', 'note').
+    """A card (card=None: a card back) or, with prop set, a prop ('hand', 'phone', 'paper', 'note', or
+    'joker': the deck's joker, sim/render/jokers.py).
 
     centre: table-plane pixels; angle: degrees the card's top is turned clockwise on screen;
     height: the card's (or prop's) height in table-plane pixels.
@@ -110,6 +112,8 @@ def compose(background: np.ndarray, placements: list[Placement] | tuple[Placemen
         if placement.prop is None:
             face = load_face(deck, placement.card) if isinstance(deck, str) else deck.face(placement.card)
             sprite = card_sprite(face, rng, realism)
+        elif placement.prop == "joker":
+            sprite = card_sprite(joker_face(deck, rng), rng, realism)
         else:
             sprite = make_prop(rng, placement.prop, int(placement.height))
         size = (sprite.shape[1], sprite.shape[0])
@@ -130,7 +134,7 @@ def compose(background: np.ndarray, placements: list[Placement] | tuple[Placemen
         roi = image[y0:y1, x0:x1]
         roi *= (1.0 - alpha)[:, :, None]
         roi += warped[:, :, :3] * alpha[:, :, None]
-        if placement.prop is None or placement.prop == "phone":
+        if placement.prop in (None, "phone", "joker"):
             np.maximum(gloss[y0:y1, x0:x1], alpha, out=gloss[y0:y1, x0:x1])
         drawn.append((placement, quad, (x0, y0), alpha))
     cards = _ground_truth(drawn, (w, h))
