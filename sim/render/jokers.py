@@ -81,8 +81,7 @@ def _draw_corner(face: np.ndarray, kind: str, sign: str, font: Path, colour, mar
     sign_font = _sign_font(font, sign)
     if kind != "word" and sign_font is not None:
         ink = _glyph(sign_font, sign, sign_px if kind == "sign" else 0.8 * word_px)
-        _stamp(face, ink, (axis if kind == "word and sign" else left + ink.shape[1] / 2) - ink.shape[1] / 2,
-               top, colour)
+        _stamp(face, ink, left if kind == "sign" else axis - ink.shape[1] / 2, top, colour)
 
 
 def _draw_middle(face: np.ndarray, rng: np.random.Generator, sign: str, font: Path, colour) -> None:
