@@ -4,9 +4,10 @@ Crops are cut the way inference cuts them: the project's card finder runs on eve
 outline it reports is matched to the ground-truth card beneath it, and the crop is taken with the
 finder's corners (vision.crops.index_crop). Exact ground-truth crops, jittered ones and crops whose
 corners are badly off are added. Labels: 0..51 the cards (Card.index), 52 "not a card" — card backs,
-bare table, props (hands, phones, paper), jokers' corners (sim/render/jokers.py), the blank corners of a card, crops knocked off the index,
-the courts of a font deck lettered in another language (sim.render.fontdecks.foreign_ranks), and
-every outline the finder reports on something that is not a face-up card.
+bare table, props (hands, phones, paper), jokers' corners (sim/render/jokers.py), the blank corners of
+a card, crops knocked off the index, the courts of a font deck lettered in another language
+(sim.render.fontdecks.foreign_ranks), and every outline the finder reports on something that is not
+a face-up card.
 
 Each separate scene's face-up cards are also cut whole (vision.whole_card), for the whole-card
 network that `python -m models.training` trains after the classifier (models/training/whole_card.py).
