@@ -52,10 +52,11 @@ def joker_face(deck: str, rng: np.random.Generator) -> np.ndarray:
     kind = CORNER_KINDS[int(rng.integers(len(CORNER_KINDS)))]
     sign = JOKER_SIGNS[int(rng.integers(len(JOKER_SIGNS)))]
     word_px = h * rng.uniform(0.035, 0.06)  # the stacked letters are small on printed jokers
+    sign_font = _sign_font(font, sign)
     for _ in range(2):  # each index corner, then turn the card
-        _draw_corner(face, kind, sign, font, colour, margin, letter * h, word_px)
+        _draw_corner(face, kind, sign, sign_font, font, colour, margin, letter * h, word_px)
         face = cv2.rotate(face, cv2.ROTATE_180)
-    _draw_middle(face, rng, sign, font, colour)
+    _draw_middle(face, rng, sign, sign_font, font, colour)
     return np.dstack([face, base[:, :, 3]])
 
 
@@ -67,9 +68,10 @@ def _sign_font(font: Path, sign: str) -> Path | None:
     return None
 
 
-def _draw_corner(face: np.ndarray, kind: str, sign: str, font: Path, colour, margin, sign_px: float,
-                 word_px: float) -> None:
-    """The top-left corner: JOKER stacked letter over letter, a sign, or the word above the sign."""
+def _draw_corner(face: np.ndarray, kind: str, sign: str, sign_font: Path | None, font: Path, colour, margin,
+                 sign_px: float, word_px: float) -> None:
+    """The top-left corner: JOKER stacked letter over letter in `font`, a sign in `sign_font` (none
+    where no font sets it), or the word above the sign."""
     h, w = face.shape[:2]
     left, top = margin[0] * w, margin[1] * h
     axis = left + 0.6 * word_px
@@ -78,17 +80,16 @@ def _draw_corner(face: np.ndarray, kind: str, sign: str, font: Path, colour, mar
             ink = _glyph(font, ch, word_px)
             _stamp(face, ink, axis - ink.shape[1] / 2, top, colour)
             top += ink.shape[0] * 1.2
-    sign_font = _sign_font(font, sign)
     if kind != "word" and sign_font is not None:
         ink = _glyph(sign_font, sign, sign_px if kind == "sign" else 0.8 * word_px)
         _stamp(face, ink, left if kind == "sign" else axis - ink.shape[1] / 2, top, colour)
 
 
-def _draw_middle(face: np.ndarray, rng: np.random.Generator, sign: str, font: Path, colour) -> None:
+def _draw_middle(face: np.ndarray, rng: np.random.Generator, sign: str, sign_font: Path | None, font: Path,
+                 colour) -> None:
     """The picture: a big sign, the word across the card, or a jester's bright patches."""
     h, w = face.shape[:2]
     choice = int(rng.integers(3))
-    sign_font = _sign_font(font, sign)
     if choice == 0 and sign_font is not None:
         ink = _glyph(sign_font, sign, rng.uniform(0.25, 0.45) * h)
         _stamp(face, ink, (w - ink.shape[1]) / 2, (h - ink.shape[0]) / 2, colour)
