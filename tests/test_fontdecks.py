@@ -293,6 +293,56 @@ def test_four_colour_decks_added_come_last_and_leave_every_other_scene_as_it_was
     assert decks.scene_jobs(added, weights, seed=0)[:len(before)] == before
 
 
+def test_a_deck_in_more_fonts_sets_its_rank_in_a_font_no_other_deck_uses():
+    try:
+        more = fontdecks.more_index_fonts()
+    except VisionError:
+        pytest.skip("decks in more fonts need " + " ".join(fontdecks.MORE_FONT_PACKAGES))
+    deck = f"fonts-{fontdecks.MORE_FONTS_START + 1}"
+    assert fontdecks.is_more_fonts_deck(deck) and not fontdecks.is_more_fonts_deck("fonts-3")
+    assert not fontdecks.is_pixel_deck(deck) and not fontdecks.is_validation_deck(deck)
+    style = fontdecks.deck_style(deck, PICTURES)
+    assert style.rank_font in {p for family in more.values() for p in family}
+    assert style.rank_font not in fontdecks.index_fonts()
+    picked = {fontdecks.font_family(fontdecks.deck_style(f"fonts-{fontdecks.MORE_FONTS_START + n}", PICTURES).rank_font)
+              for n in range(20)}
+    assert len(picked) >= 8  # families drawn alike, not the one with most weights
+    face = fontdecks.draw_face(deck, Card.parse("QH"), PICTURES)
+    assert ink(index_crop(face[:, :, :3], face_quad(face))).mean() > 0.03
+
+
+def test_more_font_decks_come_last_so_every_other_scene_keeps_its_seed(monkeypatch):
+    from models.training import decks
+    from sim.render import decks as render_decks
+
+    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
+    monkeypatch.setattr(fontdecks, "more_index_fonts", lambda: {"somefont": (fontdecks.REFERENCE_SUIT_FONT,)})
+    quiet = dict(log=lambda message: None, designs=())
+    plain = decks.scenes_per_deck(500, 20, 2, 50, **quiet)
+    added = decks.scenes_per_deck(500, 20, 2, 50, more_font_decks=3, **quiet)
+    start = fontdecks.MORE_FONTS_START
+    assert list(added)[-3:] == [f"fonts-{n}" for n in range(start, start + 3)]
+    weights = {"separate": 0.5, "row": 0.5}
+    before = decks.scene_jobs(plain, weights, seed=0)
+    assert decks.scene_jobs(added, weights, seed=0)[:len(before)] == before
+
+
+def test_more_font_decks_without_their_fonts_say_what_to_install(monkeypatch, capsys):
+    from pathlib import Path
+
+    from models.training import decks
+    from sim.render import decks as render_decks
+
+    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
+    monkeypatch.setattr(fontdecks, "MORE_FONT_DIRS", (Path("/nonexistent/fonts"),))
+    fontdecks.more_index_fonts.cache_clear()
+    try:
+        assert decks.scenes_per_deck(500, 2, 1, 50, log=lambda m: None, designs=(), more_font_decks=2) is None
+    finally:
+        fontdecks.more_index_fonts.cache_clear()
+    assert "apt install fonts-open-sans" in capsys.readouterr().err
+
+
 def test_every_suit_font_draws_a_spade_for_spades_and_a_club_for_clubs():
     """GNU FreeSerif Bold sets the club at the spade's code point and the spade at the club's: a deck in
     that font taught the classifier spades labelled clubs until its characters were exchanged."""

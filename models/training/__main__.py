@@ -46,6 +46,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         "diamonds blue, as many poker decks are; 0: none")
     p.add_argument("--four-colour-decks", type=int, default=0, metavar="N",
                    help="N more training font decks, each printed in four colours, after all the others; 0: none")
+    p.add_argument("--more-font-decks", type=int, default=0, metavar="N",
+                   help="N more training font decks, last of all, whose rank is set in fonts no other deck "
+                        "uses (sim.render.fontdecks.MORE_FONT_PACKAGES); 0: none")
     p.add_argument("--minutes", type=float, default=22.0,
                    help="training time budget (whole epochs), shared by the networks")
     p.add_argument("--whole-card-minutes", type=float, default=4.0,
@@ -140,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     scenes = scenes_per_deck(args.scenes_per_deck, args.font_decks, args.validation_font_decks,
                              args.scenes_per_font_deck, log, args.designs, args.scenes_per_design,
                              args.foreign_courts, args.foreign_decks, args.pixel_decks, args.four_colour,
-                             args.four_colour_decks)
+                             args.four_colour_decks, args.more_font_decks)
     if scenes is None:
         return 2
     decks = list(scenes)
@@ -199,6 +202,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
                                            "pixel_decks": args.pixel_decks,
                                            "four_colour": args.four_colour,
                                            "four_colour_decks": args.four_colour_decks,
+                                           "more_font_decks": args.more_font_decks,
                                            "small_cards": args.small_cards,
                                            "jokers": args.jokers,
                                            "coarse_index": args.coarse_index,

@@ -28,7 +28,7 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
                     log, designs: tuple[str, ...] = DEFAULT_DESIGNS,
                     per_design: int | None = None, foreign_courts: float = 0.0,
                     foreign_decks: int = 0, pixel_decks: int = 0, four_colour: float = 0.0,
-                    four_colour_decks: int = 0) -> dict[str, int] | None:
+                    four_colour_decks: int = 0, more_font_decks: int = 0) -> dict[str, int] | None:
     """Scenes per deck: every installed training deck, then the designs named of sim.render.designs
     (fetched here, where not yet in the cache; per_design scenes each, else per_card_deck), then the
     synthetic font decks (validation ones last), `foreign_courts` of the training ones lettering their
@@ -38,12 +38,13 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
     that every other deck's scenes keep their seeds). `four_colour` of the training font decks are
     printed in four colours (sim.render.fontdecks.with_four_colours), on the scenes they would have;
     `four_colour_decks` more are added after all the others, each printed in four colours, so that
-    every two-coloured deck keeps its scenes.
+    every two-coloured deck keeps its scenes. `more_font_decks` more, last of all, set their rank in
+    fonts no other deck draws from (numbered from fontdecks.MORE_FONTS_START).
     None, with what to install or what could not be fetched said on stderr, when a deck is missing."""
     from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
     from sim.render.designs import PREFIX, DesignError, fetch
-    from sim.render.fontdecks import FOUR_COLOUR_START, PIXEL_START, font_deck_names, is_four_colour, language_of, \
-        pixel_fonts, suit_fonts, with_court_languages, with_four_colours
+    from sim.render.fontdecks import FOUR_COLOUR_START, MORE_FONTS_START, PIXEL_START, font_deck_names, is_four_colour, \
+        language_of, more_index_fonts, pixel_fonts, suit_fonts, with_court_languages, with_four_colours
 
     decks = list(training_decks())
     if not decks:
@@ -84,6 +85,15 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
         added = with_four_colours(font_deck_names(four_colour_decks, first=FOUR_COLOUR_START), 1.0)
         scenes.update({deck: per_font_deck for deck in added})
         log(f"and {four_colour_decks} more synthetic font decks printed in four colours, {per_font_deck} scenes each")
+    if more_font_decks:
+        try:
+            families = more_index_fonts()
+        except VisionError as exc:
+            print(exc, file=sys.stderr)
+            return None
+        scenes.update({deck: per_font_deck for deck in font_deck_names(more_font_decks, first=MORE_FONTS_START)})
+        log(f"and {more_font_decks} more synthetic font decks whose rank is set in {len(families)} other font "
+            f"families, {per_font_deck} scenes each")
     return scenes
 
 

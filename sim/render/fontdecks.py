@@ -13,7 +13,8 @@ training labels it "not a card" (foreign_ranks), so that a foreign court is refu
 as a number. `python -m models.training --foreign-courts SHARE` renames that share of the decks;
 `--foreign-decks N` adds N decks lettered in another language after the English ones, and
 `--pixel-decks N` N decks indexed in a pixel font (fonts-terminus, -dotgothic16, -unifont, -proggy),
-as a computer deck prints: an A as flat-topped as an 8.
+as a computer deck prints: an A as flat-topped as an 8. `--more-font-decks N` adds N decks whose rank
+is set in fonts of other packages (MORE_FONT_PACKAGES), which no other deck draws from.
 
 Fonts come from the system (Debian's fonts-dejavu core and extra, fonts-liberation2, fonts-freefont-ttf,
 fonts-urw-base35, fonts-linuxlibertine, fonts-texgyre); text is set with Pillow (FreeType), which only
@@ -59,6 +60,20 @@ PIXEL_FONT_FILES = (Path("/usr/share/fonts/truetype/terminus/TerminusTTF-[0-9]*.
                     Path("/usr/share/fonts/opentype/unifont/unifont.otf"),
                     Path("/usr/share/fonts/truetype/proggy/ProggyTiny.ttf"))
 PIXEL_FONT_PACKAGES = ("fonts-terminus", "fonts-dotgothic16", "fonts-unifont", "fonts-proggy")
+# Decks numbered from MORE_FONTS_START (below FOUR_COLOUR_START) set their rank in a font of
+# MORE_FONT_DIRS, which no other deck draws from (`--more-font-decks N`): more index fonts to learn,
+# while every other deck and the validation fonts stay as they are.
+MORE_FONTS_START = 200
+MORE_FONT_DIRS = tuple(Path("/usr/share/fonts") / d for d in (
+    "truetype/open-sans", "truetype/lato", "truetype/roboto/unhinted", "opentype/roboto/slab",
+    "truetype/crosextra", "opentype/cantarell", "opentype/ebgaramond", "truetype/croscore", "opentype/cabin",
+    "truetype/karla", "truetype/quicksand", "opentype/inter", "opentype/b612", "truetype/andika",
+    "truetype/oxygen", "opentype/didot"))
+MORE_FONT_PACKAGES = ("fonts-open-sans", "fonts-lato", "fonts-roboto-unhinted", "fonts-roboto-slab",
+                      "fonts-crosextra-carlito", "fonts-crosextra-caladea", "fonts-cantarell", "fonts-ebgaramond",
+                      "fonts-croscore", "fonts-cabin", "fonts-karla", "fonts-quicksand", "fonts-inter", "fonts-b612",
+                      "fonts-sil-andika", "fonts-oxygen", "fonts-gfs-didot")
+_HAIRLINE = re.compile(r"thin|hairline|extralight", re.IGNORECASE)  # strokes no printed index has
 # Faces no printed index uses: slanted, script, symbol and maths fonts.
 _SKIP = re.compile(r"ita|oblique|math|keyboard|initials|z003|d050000l|standardsymbols|dingbat|chorus|"
                    r"display|_r?[bz]?i\.|_k\.|_dr\.", re.IGNORECASE)
@@ -149,6 +164,8 @@ def cache_key(decks) -> list:
     fonts = [p.name for p in index_fonts()] if any(is_font_deck(d) for d in decks) else []
     if any(is_pixel_deck(d) for d in decks):
         fonts += [p.name for group in pixel_fonts() for p in group]
+    if any(is_more_fonts_deck(d) for d in decks):
+        fonts += [p.name for family in more_index_fonts().values() for p in family]
     return [STYLE_VERSION, fonts]
 
 
@@ -206,6 +223,24 @@ def pixel_fonts() -> tuple[tuple[Path, ...], tuple[Path, ...]]:
     if not ranks or not suits:
         raise VisionError(f"pixel font decks need their fonts: run `sudo apt install {' '.join(PIXEL_FONT_PACKAGES)}`")
     return ranks, suits
+
+
+@functools.lru_cache(maxsize=1)
+def more_index_fonts() -> dict[str, tuple[Path, ...]]:
+    """The upright fonts of MORE_FONT_DIRS that set A 2-10 J Q K, by family."""
+    paths = sorted(p for d in MORE_FONT_DIRS if d.is_dir() for p in d.rglob("*")
+                   if p.suffix.lower() in (".ttf", ".otf") and not _SKIP.search(p.name) and not _HAIRLINE.search(p.name))
+    families: dict[str, tuple[Path, ...]] = {}
+    for path in paths:
+        if _has_glyphs(path, RANK_GLYPHS):
+            families[font_family(path)] = families.get(font_family(path), ()) + (path,)
+    if not families:
+        raise VisionError(f"decks in more fonts need them: run `sudo apt install {' '.join(MORE_FONT_PACKAGES)}`")
+    return families
+
+
+def is_more_fonts_deck(deck: str) -> bool:
+    return is_font_deck(deck) and MORE_FONTS_START <= deck_number(deck) < FOUR_COLOUR_START
 
 
 def is_pixel_deck(deck: str) -> bool:
@@ -351,6 +386,11 @@ def deck_style(deck: str, picture_decks: tuple[str, ...]) -> DeckStyle:
         court_deck=picture_decks[int(rng.integers(len(picture_decks)))],
         back_deck=picture_decks[int(rng.integers(len(picture_decks)))],
     )
+    if is_more_fonts_deck(deck):  # a family first, so that one with many weights is not drawn more often
+        more = more_index_fonts()
+        pick = np.random.default_rng([20261206, number, 7]).integers
+        family = more[sorted(more)[int(pick(len(more)))]]
+        style = dataclasses.replace(style, rank_font=family[int(pick(len(family)))])
     if is_pixel_deck(deck):
         ranks, suits = pixel_fonts()
         style = dataclasses.replace(style, rank_font=ranks[int(rng.integers(len(ranks)))],
