@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -224,20 +225,22 @@ def test_pixel_decks_come_last_so_every_other_scene_keeps_its_seed(monkeypatch):
     assert decks.scene_jobs(beside, weights, seed=0)[:len(before)] == before
 
 
-def test_pixel_decks_without_their_fonts_say_what_to_install(monkeypatch, capsys):
-    from pathlib import Path
-
+@pytest.mark.parametrize("option, setting, fonts, package", [
+    ("pixel_decks", ("PIXEL_FONT_FILES", (Path("/nonexistent/pixel.ttf"),)), "pixel_fonts", "fonts-terminus"),
+    ("more_font_decks", ("MORE_FONT_DIRS", (Path("/nonexistent/fonts"),)), "more_index_fonts", "fonts-open-sans"),
+])
+def test_decks_in_fonts_not_installed_say_what_to_install(monkeypatch, capsys, option, setting, fonts, package):
     from models.training import decks
     from sim.render import decks as render_decks
 
     monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
-    monkeypatch.setattr(fontdecks, "PIXEL_FONT_FILES", (Path("/nonexistent/pixel.ttf"),))
-    fontdecks.pixel_fonts.cache_clear()
+    monkeypatch.setattr(fontdecks, *setting)
+    getattr(fontdecks, fonts).cache_clear()
     try:
-        assert decks.scenes_per_deck(500, 2, 1, 50, log=lambda m: None, designs=(), pixel_decks=2) is None
+        assert decks.scenes_per_deck(500, 2, 1, 50, log=lambda m: None, designs=(), **{option: 2}) is None
     finally:
-        fontdecks.pixel_fonts.cache_clear()
-    assert "apt install fonts-terminus" in capsys.readouterr().err
+        getattr(fontdecks, fonts).cache_clear()
+    assert f"apt install {package}" in capsys.readouterr().err
 
 
 def test_a_four_colour_deck_prints_clubs_green_and_diamonds_blue_and_nothing_else_changes():
@@ -325,22 +328,6 @@ def test_more_font_decks_come_last_so_every_other_scene_keeps_its_seed(monkeypat
     weights = {"separate": 0.5, "row": 0.5}
     before = decks.scene_jobs(plain, weights, seed=0)
     assert decks.scene_jobs(added, weights, seed=0)[:len(before)] == before
-
-
-def test_more_font_decks_without_their_fonts_say_what_to_install(monkeypatch, capsys):
-    from pathlib import Path
-
-    from models.training import decks
-    from sim.render import decks as render_decks
-
-    monkeypatch.setattr(render_decks, "training_decks", lambda: ("standard",))
-    monkeypatch.setattr(fontdecks, "MORE_FONT_DIRS", (Path("/nonexistent/fonts"),))
-    fontdecks.more_index_fonts.cache_clear()
-    try:
-        assert decks.scenes_per_deck(500, 2, 1, 50, log=lambda m: None, designs=(), more_font_decks=2) is None
-    finally:
-        fontdecks.more_index_fonts.cache_clear()
-    assert "apt install fonts-open-sans" in capsys.readouterr().err
 
 
 def test_every_suit_font_draws_a_spade_for_spades_and_a_club_for_clubs():
