@@ -43,8 +43,9 @@ def scenes_per_deck(per_card_deck: int, font_decks: int, validation_font_decks: 
     None, with what to install or what could not be fetched said on stderr, when a deck is missing."""
     from sim.render.decks import HELD_OUT_DECKS, INSTALL_HINT, training_decks
     from sim.render.designs import PREFIX, DesignError, fetch
-    from sim.render.fontdecks import FOUR_COLOUR_START, MORE_FONTS_START, PIXEL_START, font_deck_names, is_four_colour, \
-        language_of, more_index_fonts, pixel_fonts, suit_fonts, with_court_languages, with_four_colours
+    from sim.render.fontdecks import FOUR_COLOUR_START, MORE_FONTS_START, PIXEL_START, font_deck_names, \
+        is_four_colour, language_of, more_index_fonts, pixel_fonts, suit_fonts, with_court_languages, \
+        with_four_colours
 
     decks = list(training_decks())
     if not decks:

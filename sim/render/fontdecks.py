@@ -229,11 +229,10 @@ def pixel_fonts() -> tuple[tuple[Path, ...], tuple[Path, ...]]:
 def more_index_fonts() -> dict[str, tuple[Path, ...]]:
     """The upright fonts of MORE_FONT_DIRS that set A 2-10 J Q K, by family."""
     paths = sorted(p for d in MORE_FONT_DIRS if d.is_dir() for p in d.rglob("*")
-                   if p.suffix.lower() in (".ttf", ".otf") and not _SKIP.search(p.name) and not _HAIRLINE.search(p.name))
+                   if p.suffix.lower() in (".ttf", ".otf") and not (_SKIP.search(p.name) or _HAIRLINE.search(p.name)))
     families: dict[str, tuple[Path, ...]] = {}
-    for path in paths:
-        if _has_glyphs(path, RANK_GLYPHS):
-            families[font_family(path)] = families.get(font_family(path), ()) + (path,)
+    for path in filter(lambda path: _has_glyphs(path, RANK_GLYPHS), paths):
+        families[font_family(path)] = families.get(font_family(path), ()) + (path,)
     if not families:
         raise VisionError(f"decks in more fonts need them: run `sudo apt install {' '.join(MORE_FONT_PACKAGES)}`")
     return families
