@@ -208,8 +208,13 @@ def _pil():
 @functools.lru_cache(maxsize=1)
 def index_fonts() -> tuple[Path, ...]:
     """Upright Latin fonts installed here, sorted, that can set A 2-10 J Q K."""
-    paths = sorted(p for d in FONT_DIRS if d.is_dir() for p in d.rglob("*")
-                   if p.suffix.lower() in (".ttf", ".otf") and not _SKIP.search(p.name))
+    return _rank_fonts(FONT_DIRS, _SKIP)
+
+
+def _rank_fonts(dirs, *skips: re.Pattern) -> tuple[Path, ...]:
+    """The fonts under `dirs`, sorted, named by none of `skips`, that can set A 2-10 J Q K."""
+    paths = sorted(p for d in dirs if d.is_dir() for p in d.rglob("*")
+                   if p.suffix.lower() in (".ttf", ".otf") and not any(skip.search(p.name) for skip in skips))
     return tuple(p for p in paths if _has_glyphs(p, RANK_GLYPHS))
 
 
@@ -228,10 +233,8 @@ def pixel_fonts() -> tuple[tuple[Path, ...], tuple[Path, ...]]:
 @functools.lru_cache(maxsize=1)
 def more_index_fonts() -> dict[str, tuple[Path, ...]]:
     """The upright fonts of MORE_FONT_DIRS that set A 2-10 J Q K, by family."""
-    paths = sorted(p for d in MORE_FONT_DIRS if d.is_dir() for p in d.rglob("*")
-                   if p.suffix.lower() in (".ttf", ".otf") and not (_SKIP.search(p.name) or _HAIRLINE.search(p.name)))
     families: dict[str, tuple[Path, ...]] = {}
-    for path in filter(lambda path: _has_glyphs(path, RANK_GLYPHS), paths):
+    for path in _rank_fonts(MORE_FONT_DIRS, _SKIP, _HAIRLINE):
         families[font_family(path)] = families.get(font_family(path), ()) + (path,)
     if not families:
         raise VisionError(f"decks in more fonts need them: run `sudo apt install {' '.join(MORE_FONT_PACKAGES)}`")
