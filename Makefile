@@ -31,10 +31,12 @@ bench: $(STAMP)
 # index crops cut from the same photos as REAL_CROPS of every batch (models/HISTORY.md, section 22), and
 # the whole-card network their whole faces as REAL_FACES (section 26: the committed file is that
 # recipe's seed 0, chosen among three); REAL_VIEWS=0 REAL_CROPS=0 REAL_FACES=0 trains all three on
-# rendered decks alone.
+# rendered decks alone. FOUR_COLOUR of the training font decks are printed with clubs green and diamonds
+# blue, as many poker decks are, for both networks (section 41); FOUR_COLOUR=0 prints none so.
 REAL_VIEWS ?= 4
 REAL_CROPS ?= 0.15
 REAL_FACES ?= 0.15
+FOUR_COLOUR ?= 0.25
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
 	@missing="$$($(BIN)/python -m models.training.apt)"; if [ -n "$$missing" ]; then \
@@ -43,7 +45,8 @@ model: $(STAMP)
 	    echo "  sudo apt-get install $$missing"; exit 2; fi; fi
 	-$(BIN)/python -m bench.real.build
 	$(BIN)/python -m models.training.corners --real-views-per-photo $(REAL_VIEWS)
-	$(BIN)/python -m models.training --real-crops $(REAL_CROPS) --real-faces $(REAL_FACES)
+	$(BIN)/python -m models.training --real-crops $(REAL_CROPS) --real-faces $(REAL_FACES) \
+	  --four-colour $(FOUR_COLOUR)
 
 # Install and run Muggins in an emulated arm64 Debian root, as on a Raspberry Pi (hardware/arm64/check.sh):
 # as root. The first run makes the root and installs on it bare (about 35 minutes here); later runs install
