@@ -64,7 +64,8 @@ def test_rows_are_read_where_their_index_shows(recognizer, decks):
               for deck in decks]
     right, wrong, unread = (sum(c) for c in zip(*counts))
     assert wrong == 0
-    assert right >= 0.8 * (right + unread), f"{right} right, {unread} unread"  # today 28 of 32
+    # today penguins and greywyvern 24 of 24; with xskat-french-large 31 of 33, one more read wrong
+    assert right >= 0.8 * (right + unread), f"{right} right, {unread} unread"
 
 
 @pytest.mark.parametrize("kind", ["empty", "backs"])
