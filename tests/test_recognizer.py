@@ -155,20 +155,12 @@ def test_the_confident_corner_wins():
 
 
 def test_two_corners_that_disagree_give_an_unread_card_not_a_guess():
+    # The likelier corner is looked at again; a nudged crop that reads the other card refuses it.
     quad = box(0, 0)
-    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17), row_of(21, 0.995)])
+    nudged = [row_of(21, 0.995)] * (NUDGES - 1) + [row_of(17, 0.995)]
+    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17), row_of(21, 0.995)],
+                           later=[nudged])
     assert len(found) == 1 and found[0].card is None
-
-
-def test_a_confident_corner_contradicted_by_a_likely_other_card_gives_an_unread_card():
-    # As when a row card's outline is put in the wrong place and one corner lands on a neighbour.
-    quad = box(0, 0)
-    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.999), row_of(21, 0.7)])
-    assert len(found) == 1 and found[0].card is None
-    # An unsure corner that still leans to the same card, or to "not a card", does not contradict.
-    for other in (row_of(17, 0.7), row_of(None, 0.7)):
-        found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.999), other])
-        assert [r.card for r in found] == [Card.from_index(17)]
 
 
 def test_a_card_like_but_doubtful_read_is_reported_unread():
@@ -341,13 +333,9 @@ def test_a_nudge_taken_for_another_card_or_for_none_refuses_the_read():
         assert recognize_with([Outline([box(0, 0)])], [row_of(17, 0.95)], threshold=0.99, later=[nudged]) == []
 
 
-def test_no_second_look_at_a_doubtful_read_or_one_another_corner_contradicts():
+def test_no_second_look_at_a_doubtful_read():
     # The scripted classifier fails the test if asked for a second reading.
-    quad = box(0, 0)
     assert recognize_with([Outline([box(0, 0)])], [row_of(17, DOUBTFUL)], threshold=0.99) == []
-    found = recognize_with([Outline([quad, np.roll(quad, -2, axis=0)])], [row_of(17, 0.95), row_of(21, 0.6)],
-                           threshold=0.99)
-    assert len(found) == 1 and found[0].card is None
 
 
 def test_no_second_look_at_an_index_the_frame_cuts():
@@ -481,13 +469,6 @@ def test_an_almost_read_number_card_the_whole_face_confirms_is_read():
         found = recognize_with([lone_card()], [row_of(None, 0.4), row_of(nine.index, 0.95)], threshold=0.99,
                                later=no_second_look, whole_card=ScriptedWholeCard(other))
         assert len(found) == 1 and found[0].card is None
-
-
-def test_a_card_leaning_two_ways_is_not_read_whole():
-    # One corner leans to a 9, the other likely to a 6: contradicted, so no second look and no whole card.
-    found = recognize_with([lone_card()], [row_of(Card.parse("9C").index, 0.95), row_of(Card.parse("6C").index, 0.6)],
-                           threshold=0.99, whole_card=ScriptedWholeCard())
-    assert len(found) == 1 and found[0].card is None
 
 
 def test_a_covered_read_is_asked_whole_at_an_unread_lone_outline_at_its_index():

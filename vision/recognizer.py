@@ -8,14 +8,13 @@ Read (this module): each candidate is read at every index corner the finder offe
 card, which may lie either way up; the one that shows for a card covered in a row). The finder's own
 outlines are read first: a lone card the index-corner detector found at the two corners of an outline
 read alike at both its ends is that card again, and is not read a second time. The confident reading
-wins; two readings that disagree (one confident, the other more likely than not another card) are a
-card seen but not read, never a guess; one read almost surely gets a second look (vision.second_look).
-Outlines whose every corner looks like "not a card" are dropped. A lone card (not covered) read, or
-almost read, at its index is then read whole as well (vision.whole_card): a second opinion from its
-pips that may refuse the index's read or confirm an almost-read number card. So is a card read at a
-corner the detector found alone, where nothing else is offered on it, at its outline snapped to its
-edges, or else at a lone outline of the finder's left unread whose index lies at the read's; that
-opinion may only refuse.
+wins; two confident readings that disagree are a card seen but not read, never a guess; one read almost
+surely gets a second look (vision.second_look). Outlines whose every corner looks like "not a card" are
+dropped. A lone card (not covered) read, or almost read, at its index is then read whole as well
+(vision.whole_card): a second opinion from its pips that may refuse the index's read or confirm an
+almost-read number card. So is a card read at a corner the detector found alone, where nothing else is
+offered on it, at its outline snapped to its edges, or else at a lone outline of the finder's left
+unread whose index lies at the read's; that opinion may only refuse.
 
 Settle (vision.settle): the readings made into one report per physical card. A deck the players have
 taught it (vision.deck_reader) checks every report last.
@@ -41,7 +40,6 @@ from vision.zoom_in import in_quarters, worth_a_closer_look
 from vision.zoom_out import read_length, worth_a_wider_look
 
 SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is this sure it shows an index
-CONTRADICTION = 0.5        # a read is refused when another corner thinks another card this likely
 SETTLED_CORNER = 0.03      # a detector's corner within this share of a card's length of an index corner
 SETTLED_FAR_END = 0.2      # already read, its far end within this share of that card's, is that index
 #                            read again (the detector's far ends are rough: 0.05-0.15 off)
@@ -154,8 +152,7 @@ class Recognizer:
         for n in sorted(outlined + cornered):
             if readings[n] is None or readings[n].card is None:
                 look = second_look.worth_a_look(self.classifier, probs[n])
-                if look is not None and not self.contradicted(look[1], probs[n]) and \
-                        second_look.index_in_frame(quads[n][look[0]], image.shape):
+                if look is not None and second_look.index_in_frame(quads[n][look[0]], image.shape):
                     unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
         self.ask_whole_card(image, candidates, quads, unsure, readings)
@@ -265,7 +262,7 @@ class Recognizer:
         confident = [(card, conf, quad) for (card, conf), quad in zip(reads, quads) if card is not None]
         if confident:
             best = max(confident, key=lambda t: t[1])
-            if len({card for card, _, _ in confident}) > 1 or self.contradicted(best[0], probs):
+            if len({card for card, _, _ in confident}) > 1:
                 return Recognition(None, best[1], best[2])
             return Recognition(*best)
         card_like = [self.classifier.card_probability(p) for p in probs]
@@ -276,19 +273,6 @@ class Recognizer:
             # outline read at one corner only (a covered card in a row) is reported only when read.
             return None
         return Recognition(None, float(reads[best][1]), quads[best])
-
-    def contradicted(self, card, probs: np.ndarray) -> bool:
-        """True when some corner's best guess, even unsure, is another card (more likely than not).
-
-        Mostly an outline put in the wrong place in a row: one of its corners lands on a neighbour's
-        index and reads that card, so the outline's reading cannot be trusted either way.
-        """
-        for row in probs:
-            guess = int(np.argmax(row))
-            if guess != self.classifier.background_index and self.classifier.cards[guess] != card \
-                    and row[guess] > CONTRADICTION:
-                return True
-        return False
 
 
 def same_corner(quad: np.ndarray, settled: np.ndarray) -> bool:

@@ -6,8 +6,7 @@ although it leans clearly to one card. Such a card is cut again at small shifts,
 of its outline, and read right when at least AGREEING of those crops read it over the threshold
 and every one of them still takes it for that card. What the second look may not do is search
 for a read:
-  - only a candidate whose best guess is already over FLOOR is looked at again, and (the
-    recognizer's own rule) only when no corner of it leans to another card;
+  - only a candidate whose best guess is already over FLOOR is looked at again;
   - the nudges are small (a few percent of the card), too small to reach a neighbour's index;
   - one nudged crop whose best guess is another card, or "not a card", refuses the read;
   - only an index the frame holds whole is looked at again (IN_FRAME): the crop of one the frame's
@@ -68,7 +67,8 @@ def index_in_frame(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 def worth_a_look(classifier, probs: np.ndarray) -> tuple[int, object] | None:
     """(row, card) of a candidate's unsure read worth a second look, or None.
 
-    probs: one row per corner the candidate was read at, none of them read confidently.
+    probs: one row per corner the candidate was read at, left unread (no corner read confidently, or
+    two read as different cards).
     """
     guesses = np.array(probs, np.float64, copy=True)
     guesses[:, classifier.background_index] = 0.0
