@@ -12,7 +12,7 @@ from vision.finder import Candidate, find_cards, find_cards_and_patches
 from vision.finder.fitting import _quad_from_hull, _refine
 from vision.finder.quads import intersect
 from vision.finder.sizes import one_card
-from vision.finder.snapping import MIN_STRAIGHT, _median, snap
+from vision.finder.snapping import _median
 from cribbage.cards import Card
 
 SIZE = (1280, 720)
@@ -280,19 +280,3 @@ def test_refining_a_rounded_cards_outline_finds_its_square_corners():
         refined = _refine(rough, contour.reshape(-1, 2).astype(np.float32))
         assert corner_error(rough, corners) > 3.0  # the hull's corners lie on the rounding
         assert corner_error(refined, corners) < 1.5
-
-
-def test_a_white_cards_edge_is_found_among_the_pale_streaks_of_a_dark_table_running_past_it():
-    # A white card on dark wood whose pale grain runs on past its bottom edge at most places, each
-    # streak ending at another distance: the outermost fall there is the streak's end, not the card's
-    # edge, and the card's edge is the one line the other places agree on.
-    table = np.full((400, 400, 3), 60, np.uint8)
-    cv2.rectangle(table, (100, 100), (240, 300), (230, 230, 230), -1)
-    rng = np.random.default_rng(5)
-    for x in range(100, 241, 6):
-        if rng.random() < 0.6:
-            cv2.rectangle(table, (x, 300), (x + 5, 300 + int(rng.integers(3, 15))), (200, 200, 200), -1)
-    quad = np.float32([[102, 102], [238, 102], [238, 298], [102, 298]])
-    snapped = snap(table, quad)
-    assert snapped.straight >= MIN_STRAIGHT   # a lone card's sides lie on its edges: it is proposed
-    assert np.allclose(snapped.quad, [[99.5, 99.5], [240.5, 99.5], [240.5, 300], [99.5, 300]], atol=2)

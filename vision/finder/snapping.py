@@ -21,9 +21,6 @@ SNAP_INWARD, SNAP_OUTWARD = 1.5, 2.0  # edge snapping looks this many reaches in
 MAX_SKEW = 34.0             # degrees a whole card's corners may depart from square (see _skew)
 MIN_STRAIGHT = 0.4           # share of each side of a lone card lying on one straight edge once snapped
 MIN_FACE_CONTRAST = 4        # a card's margin differs at least this much from the table around it
-AGREE_STEPS = 3              # samples agree on a side's edge within this many half pixels of shift
-RESCUE_BELOW = 0.5           # a side whose outermost edges agree at fewer of its samples is looked at again,
-RESCUE_CONTRAST = 40         # where the card is this many grey levels whiter than the table outside it
 
 
 class Snap(NamedTuple):
@@ -97,17 +94,10 @@ def snap(image: np.ndarray, quad: np.ndarray, samples: int = 16) -> Snap:
     strong = (fall >= 0.5 * peak) & (peak > EDGE_MIN_FALL)
     support = float(strong.any(axis=1).mean())
     strong = strong.reshape(4, samples, -1)
-    whiter = float(np.median(value[:, offsets < -reach]) - np.median(value[:, offsets > reach]))
     lines = []
     straight = 1.0
     for i in range(4):
         shift, agree = _outermost_edges(strong[i], offsets)
-        if agree.mean() < RESCUE_BELOW:
-            # Pale streaks of wood grain or carpet running past the card here and there put the
-            # outermost fall off its edge at many places: the shift most places agree on is its edge.
-            modal_shift, modal_agree = _modal_edges(strong[i], offsets)
-            if modal_agree.sum() > agree.sum() and whiter >= RESCUE_CONTRAST:
-                shift, agree = modal_shift, modal_agree
         straight = min(straight, float(agree.mean()))
         if agree.sum() < samples // 2:
             lines.append((a[i], d[i]))
@@ -126,15 +116,6 @@ def _outermost_edges(strong: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarra
     shift = offsets[strong.shape[1] - np.argmax(strong[:, ::-1], axis=1)]
     agree = ok & (np.abs(shift - (_median(shift[ok]) if ok.any() else 0.0)) <= 1.5)
     return shift, agree
-
-
-def _modal_edges(strong: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """One side's edge at each sample: the outermost strong fall within 1.5 pixels of the shift the
-    most samples show one at, and which samples show one there."""
-    votes = cv2.dilate(strong.astype(np.uint8), np.ones((1, 2 * AGREE_STEPS + 1), np.uint8)).sum(axis=0)
-    modal = int(np.argmax(votes))
-    window = strong & (np.abs(np.arange(strong.shape[1]) - modal) <= AGREE_STEPS)[None, :]
-    return offsets[window.shape[1] - np.argmax(window[:, ::-1], axis=1)], window.any(axis=1)
 
 
 def _skew(quad: np.ndarray) -> float:
