@@ -426,24 +426,6 @@ def test_a_card_in_a_row_is_not_read_whole():
         assert nine in [r.card for r in found]
 
 
-def test_a_card_that_may_be_covered_but_lies_alone_is_read_whole_at_its_edges():
-    # A corner the detector found alone, with nothing offered on it: its face shows whole, and is read
-    # at the outline snapped to the card's edges. A face that is surely another card refutes the read.
-    nine = Card.parse("9D")
-    card = box(100, 100)
-    rough = Outline([np.float32(card) + np.float32([[4, -3], [3, 2], [-2, 4], [3, 3]])])
-    face = ScriptedWholeCard(whole_opinion("cD", 0.995))
-    found = recognize_with([rough], [row_of(nine.index, 0.999)], whole_card=face, image=card_on_cloth(card))
-    assert len(found) == 1 and found[0].card is None and found[0].face_refuted
-    assert np.abs(face.asked[0] - np.float32(card)).max() < 2.0
-    found = recognize_with([rough], [row_of(nine.index, 0.999)], whole_card=ScriptedWholeCard(whole_opinion("9D", 0.995)),
-                           image=card_on_cloth(card))
-    assert [r.card for r in found] == [nine]
-    # Where no card's edges bear the outline out (a rough guess off the card), it is not read whole.
-    found = recognize_with([rough], [row_of(nine.index, 0.999)], whole_card=ScriptedWholeCard())
-    assert [r.card for r in found] == [nine]
-
-
 def test_a_card_that_may_be_covered_is_never_confirmed_by_its_whole_face():
     # An almost read card a lone outline would have confirmed stays unread: the scripted reader fails
     # the test if asked.
@@ -472,9 +454,9 @@ def test_an_almost_read_number_card_the_whole_face_confirms_is_read():
 
 
 def test_a_covered_read_is_asked_whole_at_an_unread_lone_outline_at_its_index():
-    # A corner found alone, read as a nine but not lying alone (a neighbour's index is offered on it),
-    # where the finder also drew a lone outline around the same index and could not read it: the
-    # whole card is asked there, and a face that is surely another card refutes the read.
+    # A corner found alone, read as a nine, where the finder also drew a lone outline around the same
+    # index and could not read it: the whole card is asked there, and a face that is surely another card
+    # refutes the read.
     nine = Card.parse("9D")
     covered, neighbour = Outline([box(100, 100)]), Outline([box(140, 100)])
     unread_lone = Outline([box(101, 99), np.roll(box(101, 99), -2, axis=0)], covered=False)

@@ -12,9 +12,8 @@ wins; two confident readings that disagree are a card seen but not read, never a
 surely gets a second look (vision.second_look). Outlines whose every corner looks like "not a card" are
 dropped. A lone card (not covered) read, or almost read, at its index is then read whole as well
 (vision.whole_card): a second opinion from its pips that may refuse the index's read or confirm an
-almost-read number card. So is a card read at a corner the detector found alone, where nothing else is
-offered on it, at its outline snapped to its edges, or else at a lone outline of the finder's left
-unread whose index lies at the read's; that opinion may only refuse.
+almost-read number card. So is a card read at a corner the detector found alone, at a lone outline of
+the finder's left unread whose index lies at the read's; that opinion may only refuse.
 
 Settle (vision.settle): the readings made into one report per physical card. A deck the players have
 taught it (vision.deck_reader) checks every report last.
@@ -24,16 +23,14 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-import cv2
 import numpy as np
 
 from vision import second_look
 from vision.classifier import CardClassifier
 from vision.crops import index_centre
 from vision.deck_reader import DeckReader
-from vision.finder.snapping import MIN_EDGE_SUPPORT, MIN_STRAIGHT, snap
 from vision.one_card import side_lengths
-from vision.settle import CORNERS_APART, INDEXES_APART, apart, settle
+from vision.settle import INDEXES_APART, apart, settle
 from vision.types import Recognition
 from vision.whole_card import WholeCardReader, class_of, confirms, refutes
 from vision.zoom_in import in_quarters, worth_a_closer_look
@@ -215,28 +212,22 @@ class Recognizer:
         (candidate, quad, card)), read whole at that outline: a read it refutes becomes an unread card;
         an unread one it confirms is read, with the whole card's probability as its confidence. A read
         of a candidate that may be covered (a corner the detector found alone, a row's card) is asked
-        too where it lies alone (lies_alone) and its edges bear its outline out (as the finder's
-        snapping demands of a lone card), or else at a lone outline left unread at its index
-        (at_unread_lone_outline), and may be refuted, never confirmed."""
+        too at a lone outline left unread at its index (at_unread_lone_outline), and may be refuted,
+        never confirmed."""
         if self.whole_card is None:
             return
         leaning = {n: (quad, card) for n, quad, card in unsure}
-        offered: list[np.ndarray] = []  # every index centre offered, worked out once a read may be covered
         asked = []
         for n, (candidate, rec) in enumerate(zip(candidates, readings)):
             if rec is None:
                 continue
             if getattr(candidate, "covered", True):
                 # A card covered in a row does not show its whole face, and a corner found alone guesses
-                # the card's sides roughly: read whole only where nothing lies on it, at its snapped edges,
-                # or at a lone outline the finder drew around the same index but could not read.
-                if rec.card is not None:
-                    offered = offered or [index_centre(quad) for offers in quads for quad in offers]
-                    edges = snap(image, rec.quad) if lies_alone(rec, offered) else None
-                    if edges is not None and edges.support >= MIN_EDGE_SUPPORT and edges.straight >= MIN_STRAIGHT:
-                        asked.append((n, edges.quad, rec.card))
-                    elif (lone := at_unread_lone_outline(rec, candidates, quads, readings)) is not None:
-                        asked.append((n, lone, rec.card))
+                # the card's sides roughly: read whole only at a lone outline the finder drew around the
+                # same index but could not read.
+                if rec.card is not None and \
+                        (lone := at_unread_lone_outline(rec, candidates, quads, readings)) is not None:
+                    asked.append((n, lone, rec.card))
                 continue
             if rec.card is not None:
                 asked.append((n, rec.quad, rec.card))
@@ -280,18 +271,6 @@ def same_corner(quad: np.ndarray, settled: np.ndarray) -> bool:
     length = float(np.linalg.norm(settled[3] - settled[0]))
     return float(np.linalg.norm(quad[0] - settled[0])) <= SETTLED_CORNER * length and \
         float(np.linalg.norm(quad[2] - settled[2])) <= SETTLED_FAR_END * length
-
-
-def lies_alone(rec: Recognition, offered: Sequence[np.ndarray]) -> bool:
-    """Whether no offered index (the centres of every candidate's index crops, read or not) lies on
-    rec's outline but at rec's own two index corners: then nothing lies over the card, and its whole
-    face shows, though its candidate could not tell."""
-    outline = np.asarray(rec.quad, np.float32)
-    length = float(np.linalg.norm(outline[3] - outline[0]))
-    own = (index_centre(outline), index_centre(rotate_quad(outline, 2)))
-    return not any(cv2.pointPolygonTest(outline, (float(centre[0]), float(centre[1])), False) > 0 and
-                   all(apart(centre, corner, CORNERS_APART * length) for corner in own)
-                   for centre in offered)
 
 
 def at_unread_lone_outline(rec: Recognition, candidates: list, quads: list,
