@@ -13,7 +13,9 @@ It reads the ten validation decks only: they may steer, and this is for choosing
 held-out decks are for reporting, not for looking into. Run:
     python -m bench.lost_cards                       fans of the ten validation decks, 8 scenes a deck
     python -m bench.lost_cards --kind row --scenes 4
-The scenes are the first of `python -m bench vision`'s for that kind and deck (the same seeds).
+    python -m bench.lost_cards --kind separate --band 0.10 0.16   cards 10-16 % of the frame high
+The scenes are the first of `python -m bench vision`'s for that kind and deck (the same seeds); with
+--band, of its separate cards in that size band.
 """
 
 from __future__ import annotations
@@ -69,7 +71,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.lost_cards", description=__doc__.split("\n")[0])
     parser.add_argument("--kind", choices=sorted(SCENES), default="fan")
     parser.add_argument("--scenes", type=int, default=8, help="scenes a deck (the bench's first ones)")
+    parser.add_argument("--band", type=float, nargs=2, metavar=("LOW", "HIGH"),
+                        help="cards' long side as a share of the frame height (default: the scenes' own range)")
     args = parser.parse_args(argv)
+    if args.band is not None and not 0 < args.band[0] <= args.band[1] <= 1:
+        parser.error(f"--band {args.band[0]} {args.band[1]}: give two shares of the frame height, 0 < LOW <= HIGH <= 1")
 
     from bench.chosen_models import chosen_classifier, chosen_finder, chosen_whole_card
     from sim.render.fontdecks import font_deck_names
@@ -80,14 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     recognizer = Recognizer(classifier=chosen_classifier(), finder=chosen_finder(), whole_card=chosen_whole_card(),
                             observe=lambda candidates, readings: last.update(candidates=candidates, readings=readings))
     decks = font_deck_names(10, validation=True)
-    kind_index = list(SCENES).index(args.kind)
+    # The bench seeds a size band's scenes by the band, each band read as its only kind (index 0).
+    seed = [SEED] if args.band is None else [SEED, round(1000 * args.band[0]), round(1000 * args.band[1])]
+    kind_index = list(SCENES).index(args.kind) if args.band is None else 0
     print(f"{'deck':24} {'cards':>6} {'right':>6}  " + "  ".join(f"{s:>24}" for s in STAGES))
     total: Counter = Counter()
     for d_i, deck in enumerate(decks):
-        rng = np.random.default_rng([SEED, d_i, kind_index])
+        rng = np.random.default_rng([*seed, d_i, kind_index])
         tally: Counter = Counter()
         for _ in range(args.scenes):
-            scene = make_scene(rng, args.kind, deck, card_share=CARD_HEIGHT_SHARE)
+            scene = make_scene(rng, args.kind, deck, card_share=tuple(args.band or CARD_HEIGHT_SHARE))
             reports = recognizer.recognize(scene.image)
             tally["cards"] += sum(t.card is not None and t.index_visible for t in scene.cards)
             tally.update(lost_in_scene(scene, reports, last.get("candidates", []), last.get("readings", [])))

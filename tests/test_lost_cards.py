@@ -46,3 +46,13 @@ def test_an_outline_running_another_way_does_not_offer_the_index():
     turned = np.roll(quad, -1, axis=0)  # starts at the next corner: not the index corner
     stages = lost_in_scene(scene, [], [SimpleNamespace(quad=turned, quads=[turned])], [])
     assert stages == {"never offered": len(shown)}
+
+
+def test_a_size_band_out_of_order_is_refused_with_a_message(capsys):
+    import pytest
+
+    from bench.lost_cards import main
+
+    with pytest.raises(SystemExit):
+        main(["--band", "0.3", "0.1"])
+    assert "give two shares of the frame height" in capsys.readouterr().err
