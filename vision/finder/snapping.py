@@ -52,10 +52,6 @@ def best_snap(image: np.ndarray, quad: np.ndarray, alternates: OtherOutlines | N
                 continue
             quad = to_full(other, scale)
         snapped, support, straight = snap(image, quad)
-        if straight < 0.75:  # a side snapped onto its far edge often finds the near one from there
-            again = snap(image, snapped)
-            if again.straight > straight:
-                snapped, support, straight = again
         if straight > max(best_straight, min_straight - 1e-6) and support >= MIN_EDGE_SUPPORT and \
                 _skew(snapped) <= MAX_SKEW and abs(_face_contrast(image, snapped)) >= MIN_FACE_CONTRAST:
             best, best_straight = snapped, straight
