@@ -3,8 +3,9 @@
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
-from bench.lost_cards import STAGES, lost_in_scene
+from bench.lost_cards import STAGES, lost_in_scene, main
 from sim.render.decks import HELD_OUT_DECKS
 from sim.render.scenes import make_scene
 from vision.types import Recognition
@@ -49,10 +50,6 @@ def test_an_outline_running_another_way_does_not_offer_the_index():
 
 
 def test_a_size_band_out_of_order_is_refused_with_a_message(capsys):
-    import pytest
-
-    from bench.lost_cards import main
-
     with pytest.raises(SystemExit):
         main(["--band", "0.3", "0.1"])
     assert "give two shares of the frame height" in capsys.readouterr().err
