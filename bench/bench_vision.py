@@ -133,13 +133,19 @@ def score_reads(scene, recognitions) -> tuple[list[tuple], list]:
     return verdicts, extra
 
 
+def scenes_seed(card_share: tuple[float, float] | None = None) -> list[int]:
+    """The seed of the scenes read at a size band (card_share), or at the scenes' own sizes (None);
+    the deck's place and the kind's follow it."""
+    return [SEED] if card_share is None else [SEED, round(1000 * card_share[0]), round(1000 * card_share[1])]
+
+
 def evaluate(recognizer, decks, counts, log=print, card_share: tuple[float, float] | None = None) -> dict:
     """Tallies per (deck, kind): right, wrong, unreadable, missed, phantom (reported on no card).
     card_share: the cards' long side as a share of the frame height (None: the scenes' own range)."""
     from sim.render.scenes import CARD_HEIGHT_SHARE, make_scene
 
     share = card_share or CARD_HEIGHT_SHARE
-    seed = [SEED] if card_share is None else [SEED, round(1000 * card_share[0]), round(1000 * card_share[1])]
+    seed = scenes_seed(card_share)
     tallies: dict = defaultdict(Counter)
     confused: Counter = Counter()
     wrong_examples = []

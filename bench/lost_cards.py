@@ -25,7 +25,7 @@ from collections import Counter
 
 import numpy as np
 
-from bench.bench_vision import SCENES, SEED, place_of, score_reads
+from bench.bench_vision import SCENES, place_of, scenes_seed, score_reads
 
 OFFERED_NEAR = 0.12   # a candidate's corner within this share of the card's length of the index corner ...
 OFFERED_TURN = 15.0   # ... and its long side within this many degrees of the card's
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
                             observe=lambda candidates, readings: last.update(candidates=candidates, readings=readings))
     decks = font_deck_names(10, validation=True)
     # The bench seeds a size band's scenes by the band, each band read as its only kind (index 0).
-    seed = [SEED] if args.band is None else [SEED, round(1000 * args.band[0]), round(1000 * args.band[1])]
+    seed = scenes_seed(None if args.band is None else tuple(args.band))
     kind_index = list(SCENES).index(args.kind) if args.band is None else 0
     print(f"{'deck':24} {'cards':>6} {'right':>6}  " + "  ".join(f"{s:>24}" for s in STAGES))
     total: Counter = Counter()
