@@ -436,7 +436,7 @@ def test_a_card_that_may_be_covered_is_never_confirmed_by_its_whole_face():
     assert all(r.card is None for r in found)
 
 
-def test_an_almost_read_number_card_the_whole_face_confirms_is_read():
+def test_an_unread_lone_card_is_read_as_the_number_card_its_whole_face_surely_shows():
     nine = Card.parse("9C")
     no_second_look = [[row_of(None, 0.6)] * NUDGES]
     face = ScriptedWholeCard(whole_opinion("9C", 0.995))
@@ -446,11 +446,33 @@ def test_an_almost_read_number_card_the_whole_face_confirms_is_read():
     assert found[0].confidence == pytest.approx(0.995)
     # Read whole at the corner that leans to the card, and reported there.
     assert np.allclose(face.asked[0], np.roll(box(0, 0), -2, axis=0)) and np.allclose(found[0].quad, face.asked[0])
-    # Unsure, or sure of another card: still unread.
-    for other in (whole_opinion("9C", 0.98), whole_opinion("9S", 0.995)):
+    # A face surely showing another number card names it where the index leaves room for it ...
+    spade = Card.parse("9S")
+    leans = row_of(nine.index, 0.85)
+    leans[spade.index] = 0.1
+    found = recognize_with([lone_card()], [row_of(None, 0.4), leans], threshold=0.99,
+                           later=no_second_look, whole_card=ScriptedWholeCard(whole_opinion("9S", 0.995)))
+    assert [r.card for r in found] == [spade]
+    # ... and not where the index rules it out (the 9S under 0.05 at both corners): a foreign suit's
+    # pips may look surely like another card's.
+    blank = row_of(None, 0.4)
+    blank[spade.index] = 0.001
+    found = recognize_with([lone_card()], [blank, row_of(nine.index, 0.95)], threshold=0.99,
+                           later=no_second_look, whole_card=ScriptedWholeCard(whole_opinion("9S", 0.995)))
+    assert len(found) == 1 and found[0].card is None
+    # A face unsure, or surely a court or an ace, reads nothing: the card stays unread.
+    for other in (whole_opinion("9C", 0.98), whole_opinion("cC", 0.999), whole_opinion("AC", 0.999)):
         found = recognize_with([lone_card()], [row_of(None, 0.4), row_of(nine.index, 0.95)], threshold=0.99,
                                later=no_second_look, whole_card=ScriptedWholeCard(other))
         assert len(found) == 1 and found[0].card is None
+    # An index too doubtful for a second look: the card is read whole where it was reported.
+    seven = Card.parse("7H")
+    doubtful = row_of(nine.index, DOUBTFUL)
+    doubtful[seven.index] = 0.06
+    face = ScriptedWholeCard(whole_opinion("7H", 0.995))
+    found = recognize_with([lone_card()], [doubtful] * 2, threshold=0.99, whole_card=face)
+    assert [r.card for r in found] == [seven]
+    assert len(face.asked) == 1 and np.allclose(found[0].quad, face.asked[0])
 
 
 def test_a_covered_read_is_asked_whole_at_an_unread_lone_outline_at_its_index():

@@ -1,4 +1,4 @@
-"""The whole-card opinion's rules (it refuses or confirms only number cards, and only when sure of itself),
+"""The whole-card opinion's rules (it refuses or reads only number cards, and only when sure of itself),
 and the committed network on decks it never saw."""
 
 import numpy as np
@@ -8,7 +8,7 @@ from cribbage.cards import Card
 from sim.render.decks import HELD_OUT_DECKS
 from sim.render.scenes import make_scene
 from vision.errors import ModelError
-from vision.whole_card import GROUPS, SUITS, WholeCardReader, class_of, confirms, refutes
+from vision.whole_card import GROUPS, SUITS, WholeCardReader, class_of, refutes, surely_shows
 
 CLASSES = len(SUITS) * len(GROUPS)
 
@@ -71,12 +71,12 @@ def test_aces_and_courts_are_refused_only_by_a_sure_number_card():
     assert refutes(Card.parse("QH"), opinion(**{"9H": 0.9995}))
 
 
-def test_only_a_number_card_the_face_surely_shows_is_confirmed():
-    assert confirms(Card.parse("9C"), opinion(**{"9C": 0.995}))
-    assert not confirms(Card.parse("9C"), opinion(**{"9C": 0.98}))
-    assert not confirms(Card.parse("9C"), opinion(**{"9S": 0.995}))
-    assert not confirms(Card.parse("QC"), opinion(cC=0.9999))
-    assert not confirms(Card.parse("AC"), opinion(**{"AC": 0.9999}))
+def test_only_a_number_card_the_face_surely_shows_is_read_from_it():
+    assert surely_shows(opinion(**{"9C": 0.995})) == Card.parse("9C")
+    assert surely_shows(opinion(**{"9S": 0.995})) == Card.parse("9S")
+    assert surely_shows(opinion(**{"9C": 0.98})) is None
+    assert surely_shows(opinion(cC=0.9999)) is None
+    assert surely_shows(opinion(**{"AC": 0.9999})) is None
 
 
 def test_a_missing_model_says_how_to_build_it(tmp_path):
@@ -121,6 +121,6 @@ def test_the_committed_network_never_refutes_a_held_out_card_and_confirms_most_n
             refuted += [str(t.card)] if refutes(t.card, probs) else []
             if 2 <= t.card.rank <= 10:
                 number_cards += 1
-                confirmed += confirms(t.card, probs)
+                confirmed += surely_shows(probs) == t.card
     assert refuted == []
     assert number_cards >= 15 and confirmed >= 0.8 * number_cards, (confirmed, number_cards)

@@ -10,10 +10,10 @@ outlines are read first: a lone card the index-corner detector found at the two 
 read alike at both its ends is that card again, and is not read a second time. The confident reading
 wins; two confident readings that disagree are a card seen but not read, never a guess; one read almost
 surely gets a second look (vision.second_look). Outlines whose every corner looks like "not a card" are
-dropped. A lone card (not covered) read, or almost read, at its index is then read whole as well
-(vision.whole_card): a second opinion from its pips that may refuse the index's read or confirm an
-almost-read number card. So is a card read at a corner the detector found alone, at a lone outline of
-the finder's left unread whose index lies at the read's; that opinion may only refuse.
+dropped. A lone card (not covered) is then read whole as well (vision.whole_card): its pips may
+refuse the index's read, or read a number card whose index was left unread but does not rule it out.
+So is a card read at a corner the detector found alone, at a lone outline of the finder's left unread
+whose index lies at the read's; that opinion may only refuse.
 
 Settle (vision.settle): the readings made into one report per physical card. A deck the players have
 taught it (vision.deck_reader) checks every report last.
@@ -32,7 +32,7 @@ from vision.deck_reader import DeckReader
 from vision.one_card import side_lengths
 from vision.settle import INDEXES_APART, apart, settle
 from vision.types import Recognition
-from vision.whole_card import WholeCardReader, class_of, confirms, refutes
+from vision.whole_card import WholeCardReader, class_of, refutes, surely_shows
 from vision.zoom_in import in_quarters, worth_a_closer_look
 from vision.zoom_out import read_length, worth_a_wider_look
 
@@ -40,6 +40,7 @@ SEEN_AS_CARD = 0.9         # an unread card is reported only when some corner is
 SETTLED_CORNER = 0.03      # a detector's corner within this share of a card's length of an index corner
 SETTLED_FAR_END = 0.2      # already read, its far end within this share of that card's, is that index
 #                            read again (the detector's far ends are rough: 0.05-0.15 off)
+INDEX_ALLOWS = 0.05        # a card read from the whole face keeps at least this at one of its index corners
 
 
 def rotate_quad(quad: np.ndarray, steps: int) -> np.ndarray:
@@ -152,7 +153,7 @@ class Recognizer:
                 if look is not None and second_look.index_in_frame(quads[n][look[0]], image.shape):
                     unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
-        self.ask_whole_card(image, candidates, quads, unsure, readings)
+        self.ask_whole_card(image, candidates, quads, probs, unsure, readings)
         found, whole = [], []
         for candidate, rec, n_ends in zip(candidates, readings, ends):
             if rec is None:
@@ -207,16 +208,20 @@ class Recognizer:
             if best is not None:
                 readings[n] = Recognition(card, float(block[best].max()), quads[best])
 
-    def ask_whole_card(self, image: np.ndarray, candidates: list, quads: list, unsure: list, readings: list) -> None:
-        """Each lone card read, or still unread but leaning to a card (unsure: the second look's
-        (candidate, quad, card)), read whole at that outline: a read it refutes becomes an unread card;
-        an unread one it confirms is read, with the whole card's probability as its confidence. A read
-        of a candidate that may be covered (a corner the detector found alone, a row's card) is asked
-        too at a lone outline left unread at its index (at_unread_lone_outline), and may be refuted,
-        never confirmed."""
+    def ask_whole_card(self, image: np.ndarray, candidates: list, quads: list, probs: list, unsure: list,
+                       readings: list) -> None:
+        """Each lone card read whole: a read at its outline, an unread one at the corner its index leans
+        from (unsure: the second look's (candidate, quad, card)), else where it was reported. A read the
+        face refutes becomes an unread card; an unread card is read as the number card its face surely
+        shows (whole_card.surely_shows), with the face's probability as its confidence, where the index,
+        unsure, does not rule that card out (INDEX_ALLOWS at one of its corners): the pips of a card too
+        small or soft for its index to be read, not a foreign suit's pips taken for another card's. A
+        read of a candidate that may be covered (a corner the detector found alone, a row's card) is
+        asked too at a lone outline left unread at its index (at_unread_lone_outline), and may be
+        refuted, never read so."""
         if self.whole_card is None:
             return
-        leaning = {n: (quad, card) for n, quad, card in unsure}
+        leaning = {n: quad for n, quad, _ in unsure}
         asked = []
         for n, (candidate, rec) in enumerate(zip(candidates, readings)):
             if rec is None:
@@ -229,19 +234,17 @@ class Recognizer:
                         (lone := at_unread_lone_outline(rec, candidates, quads, readings)) is not None:
                     asked.append((n, lone, rec.card))
                 continue
-            if rec.card is not None:
-                asked.append((n, rec.quad, rec.card))
-            elif n in leaning:
-                asked.append((n, *leaning[n]))
+            asked.append((n, rec.quad, rec.card) if rec.card is not None else (n, leaning.get(n, rec.quad), None))
         if not asked:
             return
         opinions = self.whole_card.probabilities(image, [quad for _, quad, _ in asked])
         for (n, quad, card), opinion in zip(asked, opinions):
-            if readings[n].card is not None:
+            if card is not None:
                 if refutes(card, opinion):
                     readings[n] = Recognition(None, readings[n].confidence, readings[n].quad, refuted=card)
-            elif confirms(card, opinion):
-                readings[n] = Recognition(card, float(opinion[class_of(card)]), quad)
+            elif (shown := surely_shows(opinion)) is not None and \
+                    max(row[self.classifier.cards.index(shown)] for row in probs[n]) >= INDEX_ALLOWS:
+                readings[n] = Recognition(shown, float(opinion[class_of(shown)]), quad)
 
     def decide(self, quads: list[np.ndarray], probs: np.ndarray) -> Recognition | None:
         """One candidate's reading from its corners' probabilities, or None when it is no card.

@@ -4,7 +4,8 @@ in which suit.
 The index classifier's wrong reads come from index fonts it never saw (a Bookman Q read as a 9, a
 club beside a small rank read as a spade); the face's pips do not depend on the font. A small network
 reads the whole card, warped upright, as suit x {A, 2..10, court}, and its opinion may refuse a read
-or confirm an unsure one, only where it is sure of itself and only about number cards: held-out
+or read a lone card its index leaves unread, only where it is sure of itself and only about number
+cards, whose pips stay legible on a card too small for its index to be read: held-out
 decks' court pictures and ornate aces are new to it, their pips are not (models/MODEL_CARD.md, "The
 whole-card network"). Trained by `make model` (models/training/whole_card.py).
 """
@@ -30,7 +31,7 @@ WIDTH, HEIGHT = 48, 68        # the whole card as the network reads it (its aspe
 SURE_OF_ITSELF = 0.9          # the opinion counts only where its own rank group is this likely
 REFUSE_UNDER = 0.001          # a read number card is refused where its rank group or suit is less likely
 ANOTHER_NUMBER = 0.999        # any read is refused where the face is surely another number card
-CONFIRM_AT = 0.99             # an unsure number card is read where the face is surely that card
+CONFIRM_AT = 0.99             # an unread lone number card is read where the face is surely that card
 
 
 def group_of(card: Card) -> int:
@@ -73,10 +74,14 @@ def refutes(card: Card, probs: np.ndarray) -> bool:
     return best != class_of(card) and is_number(best % len(GROUPS)) and float(probs[best]) >= ANOTHER_NUMBER
 
 
-def confirms(card: Card, probs: np.ndarray) -> bool:
-    """Whether the whole face surely shows this number card (a court or an ace is never confirmed)."""
-    return is_number(group_of(card)) and sure_of_itself(probs) and \
-        int(np.argmax(probs)) == class_of(card) and float(probs[class_of(card)]) >= CONFIRM_AT
+def surely_shows(probs: np.ndarray) -> Card | None:
+    """The number card the whole face surely shows, or None (a court or an ace is never read from it)."""
+    best = int(np.argmax(probs))
+    group = best % len(GROUPS)
+    if not (is_number(group) and sure_of_itself(probs) and float(probs[best]) >= CONFIRM_AT):
+        return None
+    return Card(group + 1, SUITS[best // len(GROUPS)])
+
 
 
 def face_of(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
