@@ -25,8 +25,9 @@ DEFAULT_DECK = "greywyvern"
 CARD_HEIGHT_SHARE = 0.22   # of the frame height: a camera over a card table
 CARD_ASPECT = 0.7
 DARK_GAIN = 0.08           # a dark frame: the lamp went out
-SHADOW_GAIN = 0.55         # a card lying in shadow, its index corners too dim and soft to read
-SHADOW_BLUR = 3.0
+SHADOW_GAIN = 0.55         # a card lying in shadow, its index corners and pips too dim and soft to read
+SHADOW_BLUR = 3.0          # at its index corners (sigma, pixels) ...
+SHADOW_FACE_BLUR = 8.0     # ... and over the rest of its face, inside its outline: no pip can be counted
 TEXTURES = ("wood", "felt", "cloth")
 NOISE_SIGMA = 3.0          # sensor noise, grey levels
 
@@ -119,7 +120,8 @@ class TablePainter:
 
     @staticmethod
     def _shade(image: np.ndarray, scene, card) -> np.ndarray:
-        """Put one card in shadow: its outline still shows, its index corners are too dim and soft to read."""
+        """Put one card in shadow: its outline still shows, its index corners and its pips are too dim and
+        soft to read (the whole-card network reads a number card by its pips)."""
         import cv2
 
         from vision.crops import INDEX_REGION, region_quad
@@ -139,6 +141,11 @@ class TablePainter:
             index_mask = cv2.GaussianBlur(index_mask * card_mask, (0, 0), 2)
             soft = cv2.GaussianBlur(out, (0, 0), SHADOW_BLUR)
             out = out * (1 - index_mask[:, :, None]) + soft * index_mask[:, :, None]
+            side = float(np.linalg.norm(placed.quad[1] - placed.quad[0]))
+            inside = cv2.erode(card_mask, np.ones((3, 3), np.uint8), iterations=max(1, round(0.06 * side)))
+            face_mask = cv2.GaussianBlur(inside * (1 - index_mask), (0, 0), 2)
+            blurred = cv2.GaussianBlur(out, (0, 0), SHADOW_FACE_BLUR)
+            out = out * (1 - face_mask[:, :, None]) + blurred * face_mask[:, :, None]
             gain = 1 - (1 - SHADOW_GAIN) * cv2.GaussianBlur(card_mask, (0, 0), 1.5)
             return np.clip(out * gain[:, :, None], 0, 255).astype(np.uint8)
         return image
