@@ -76,6 +76,21 @@ def test_the_script_holds_every_scripted_happening(seed):
     assert max(script.expected["scores"].values()) >= 121 and script.expected["winner"]
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_card_laid_in_shadow_cannot_be_read_and_the_others_are(seed):
+    # The script lays one card where the device must ask for it to be moved into the light: neither
+    # its index nor its pips (the whole-card network reads a number card by them) may be legible.
+    from sim.frames import TablePainter
+    from vision.recognizer import Recognizer
+
+    script = build_script(seed, GameConfig())
+    index, step = next((i, s) for i, s in enumerate(script.steps) if isinstance(s, TableStep) and s.shadow)
+    read = [r.card for r in Recognizer().recognize(TablePainter(seed).draw(step, index))]
+    on_table = {card for zone, cards in step.zones for card in cards}
+    assert step.shadow not in read
+    assert set(read) - {None} == on_table - {step.shadow}
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_the_controller_plays_the_script_to_the_scripted_end(seed, tmp_path):
     script, ctl, shown = play_without_eyes(seed, tmp_path)

@@ -83,7 +83,6 @@ def surely_shows(probs: np.ndarray) -> Card | None:
     return Card(group + 1, SUITS[best // len(GROUPS)])
 
 
-
 def face_of(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """The whole card at an outline (starting at an index corner), upright, as the network reads it:
     HEIGHT x WIDTH BGR."""
