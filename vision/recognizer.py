@@ -154,14 +154,9 @@ class Recognizer:
                     unsure.append((n, quads[n][look[0]], look[1]))
         self.look_again(image, unsure, readings)
         self.ask_whole_card(image, candidates, quads, probs, unsure, readings)
-        found, whole = [], []
-        for candidate, rec, n_ends in zip(candidates, readings, ends):
-            if rec is None:
-                continue
-            by_corner = getattr(candidate, "by_corner", False)
-            if n_ends >= 2:
-                whole.append(rec)
-            found.append((rec, by_corner))
+        kept = [n for n, rec in enumerate(readings) if rec is not None]
+        found = [(readings[n], getattr(candidates[n], "by_corner", False)) for n in kept]
+        whole = [readings[n] for n in kept if ends[n] >= 2]
         if self.observe is not None:
             self.observe(candidates, [rec for rec, _ in found])
         return settle(found, whole)
