@@ -31,7 +31,7 @@ WIDTH, HEIGHT = 48, 68        # the whole card as the network reads it (its aspe
 SURE_OF_ITSELF = 0.9          # the opinion counts only where its own rank group is this likely
 REFUSE_UNDER = 0.001          # a read number card is refused where its rank group or suit is less likely
 ANOTHER_NUMBER = 0.999        # any read is refused where the face is surely another number card
-CONFIRM_AT = 0.99             # an unread lone number card is read where the face is surely that card
+READ_AT = 0.99                # an unread lone number card is read where the face is surely that card
 
 
 def group_of(card: Card) -> int:
@@ -78,7 +78,7 @@ def surely_shows(probs: np.ndarray) -> Card | None:
     """The number card the whole face surely shows, or None (a court or an ace is never read from it)."""
     best = int(np.argmax(probs))
     group = best % len(GROUPS)
-    if not (is_number(group) and sure_of_itself(probs) and float(probs[best]) >= CONFIRM_AT):
+    if not (is_number(group) and sure_of_itself(probs) and float(probs[best]) >= READ_AT):
         return None
     return Card(group + 1, SUITS[best // len(GROUPS)])
 
