@@ -33,10 +33,18 @@ bench: $(STAMP)
 # recipe's seed 0, chosen among three); REAL_VIEWS=0 REAL_CROPS=0 REAL_FACES=0 trains all three on
 # rendered decks alone. FOUR_COLOUR of the training font decks are printed with clubs green and diamonds
 # blue, as many poker decks are, for both networks (section 41); FOUR_COLOUR=0 prints none so.
+# Both renders run first; the three networks then train on wall-time budgets (16, 22 and 4 minutes), each
+# cut by the same share where the time left no longer holds them, so that the whole rebuild ends within
+# MODEL_MINUTES of `make model` starting (models/training/deadline.py): on a slow day the renders take
+# longer and the networks train a little less. The detector's --after is the minutes planned after it.
 REAL_VIEWS ?= 4
 REAL_CROPS ?= 0.15
 REAL_FACES ?= 0.15
 FOUR_COLOUR ?= 0.25
+MODEL_MINUTES ?= 58
+CLASSIFIER := $(BIN)/python -m models.training --real-crops $(REAL_CROPS) --real-faces $(REAL_FACES) \
+  --four-colour $(FOUR_COLOUR)
+model: MODEL_DEADLINE := $(shell date -d '+$(MODEL_MINUTES) min' +%s)
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
 	@missing="$$($(BIN)/python -m models.training.apt)"; if [ -n "$$missing" ]; then \
@@ -44,9 +52,11 @@ model: $(STAMP)
 	  else echo "make model needs the card decks, rsvg-convert and fonts; run:"; \
 	    echo "  sudo apt-get install $$missing"; exit 2; fi; fi
 	-$(BIN)/python -m bench.real.build
-	$(BIN)/python -m models.training.corners --real-views-per-photo $(REAL_VIEWS)
-	$(BIN)/python -m models.training --real-crops $(REAL_CROPS) --real-faces $(REAL_FACES) \
-	  --four-colour $(FOUR_COLOUR)
+	$(BIN)/python -m models.training.corners --real-views-per-photo $(REAL_VIEWS) --render-only
+	$(CLASSIFIER) --render-only
+	$(BIN)/python -m models.training.corners --real-views-per-photo $(REAL_VIEWS) \
+	  --deadline $(MODEL_DEADLINE) --after 30
+	$(CLASSIFIER) --deadline $(MODEL_DEADLINE)
 
 # Install and run Muggins in an emulated arm64 Debian root, as on a Raspberry Pi (hardware/arm64/check.sh):
 # as root. The first run makes the root and installs on it bare (about 35 minutes here); later runs install

@@ -15,9 +15,12 @@ import sys
 import time
 from pathlib import Path
 
+from models.training.deadline import add_arguments, budget_line, fitted_minutes
 from models.training.decks import DEFAULT_DESIGNS, parse_designs
 
 ROOT = Path(__file__).resolve().parents[2]
+FINISHING = 2.0  # minutes between the classifier's training and the whole-card network's: calibration,
+#                  export, the real photos' faces
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -91,6 +94,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=ROOT / "models",
                    help="where cards.onnx, labels.json, whole_card.onnx and whole_card.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
+    add_arguments(p, after=0.0)
     args = p.parse_args(argv)
     if args.data_seed is None:
         args.data_seed = args.seed  # the scenes are rendered with --seed unless told otherwise
@@ -149,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     decks = list(scenes)
     data = cached_build(args.cache, decks, scenes, args.data_seed, args.workers, log, args.small_cards,
                         args.jokers)
+    if args.render_only:
+        return 0
     log(f"{len(data.labels)} crops: {int((data.labels != BACKGROUND_LABEL).sum())} cards, "
         f"{int((data.labels == BACKGROUND_LABEL).sum())} not-a-card ({time.time() - started:.0f} s so far)")
     # Validation: every tenth scene of the training decks, and every scene of the validation font decks.
@@ -185,8 +191,11 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
         real_mask = np.r_[np.zeros(len(train_y), bool), np.ones(len(real), bool)]
         train_x = np.concatenate([train_x, real.crops])
         train_y = np.concatenate([train_y, real.labels])
+    later = args.after + (args.whole_card_minutes + FINISHING if args.networks == "both" else 0.0)
+    minutes = fitted_minutes(args.minutes, later, args.deadline)
+    log(budget_line("classifier", args.minutes, minutes, args.deadline) or f"classifier: {minutes:g} minutes")
     fitted = train_pair(train_x, train_y, data.crops[val], data.labels[val],
-                        sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=args.minutes,
+                        sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=minutes,
                         seed=args.seed, head=args.head, device=args.device,
                         real=real_mask, real_share=args.real_crops, coarse=args.coarse_index,
                         stretched=args.stretched_index)
@@ -219,13 +228,16 @@ def train_whole_cards(args: argparse.Namespace, whole, val, decks: list[str]) ->
         from models.training.real_faces import build_real_faces
 
         real = build_real_faces(args.real_photos, args.seed, log=log)
+    minutes = fitted_minutes(args.whole_card_minutes, args.after, args.deadline)
+    log(budget_line("whole-card network", args.whole_card_minutes, minutes, args.deadline)
+        or f"whole-card network: {minutes:g} minutes")
     net, report = whole_card.train(whole.crops[~val], whole.labels[~val], whole.crops[val], whole.labels[val],
-                                   minutes=args.whole_card_minutes, seed=args.seed, real=real,
+                                   minutes=minutes, seed=args.seed, real=real,
                                    real_share=args.real_faces)
     log("whole-card validation: " + ", ".join(f"{k} {v}" for k, v in report.items()))
     onnx_path, meta_path = whole_card.export(net, args.out, {"trained_on": decks, "seed": args.seed,
                                                              "data_seed": args.data_seed,
-                                                             "minutes": args.whole_card_minutes,
+                                                             "minutes": round(minutes, 2),
                                                              "real_faces": 0 if real is None else len(real),
                                                              "real_face_share": args.real_faces,
                                                              "validation": report})

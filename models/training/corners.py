@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from models.training.deadline import add_arguments, budget_line, fitted_minutes
 from models.training.decks import DEFAULT_DESIGNS, parse_designs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +61,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--checkpoint", type=Path, default=None, help="the weights saved here every minute and at the end")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="where corners.onnx and corners.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
+    add_arguments(p, after=0.0)
     args = p.parse_args(argv)
     from models.training.devices import device_problem
 
@@ -299,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     if scenes is None:
         return 2
     views = cached_build(args.cache, scenes, args.seed, args.workers, log)
+    if args.render_only:
+        return 0
     if args.real_views_per_photo:
         from models.training.corner_data import FRAME, with_real
         from models.training.real_views import build_real_views
@@ -312,7 +316,11 @@ def main(argv: list[str] | None = None) -> int:
     real_val_ids = np.flatnonzero(held & (views.decks == -1))
     log(f"{len(views.images)} views, {sum(len(c) for c in views.corners)} corners; "
         f"{len(val_ids)} views for validation ({time.time() - started:.0f} s so far)")
-    net, report = train(views, train_ids, val_ids, args.minutes, args.batch, args.seed, args.device, args.checkpoint,
+    minutes = fitted_minutes(args.minutes, args.after, args.deadline)
+    cut = budget_line("corner detector", args.minutes, minutes, args.deadline)
+    if cut and args.steps is None:
+        log(cut)
+    net, report = train(views, train_ids, val_ids, minutes, args.batch, args.seed, args.device, args.checkpoint,
                         args.steps)
     for t, (found, false) in sorted(report.items()):
         log(f"  threshold {t:.2f}: {100 * found:.1f} % of validation corners found, {false:.2f} false peaks a view")
