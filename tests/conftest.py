@@ -1,4 +1,5 @@
 """Shared fixtures. `mock_factory`: a fresh gpiozero MockFactory per test, devices closed after.
+`classifier_training`: the classifier's training and export replaced by a spy (what it was asked).
 
 As in gpiozero's own tests, every test that touches pins gets new mock pins, so no state leaks
 between tests and nothing needs a Raspberry Pi.
@@ -45,3 +46,23 @@ class FakeClock:
 @pytest.fixture
 def clock():
     return FakeClock()
+
+
+@pytest.fixture
+def classifier_training(monkeypatch, tmp_path):
+    """models.training's train_pair and export replaced: the keyword arguments train_pair was called
+    with land in the dict returned; the export writes nothing (a stand-in file in tmp_path)."""
+    torch = pytest.importorskip("torch", reason="training needs torch: pip install -e '.[train]'")
+    from models.training import export
+    from models.training import train as training
+
+    seen = {}
+
+    def fake_train_pair(*args, **kwargs):
+        seen.update(kwargs)
+        return training.Fitted(torch.nn.Linear(1, 1), 1.0, 0.99, {})
+
+    monkeypatch.setattr(training, "train_pair", fake_train_pair)
+    monkeypatch.setattr(export, "export", lambda *a, **k: (tmp_path / "cards.onnx", tmp_path / "labels.json"))
+    (tmp_path / "cards.onnx").write_bytes(b"x")
+    return seen

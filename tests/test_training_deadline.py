@@ -30,40 +30,31 @@ def test_a_budget_is_never_cut_below_its_floor_nor_a_deadline_past_made_negative
     assert fitted_minutes(0, 10, NOW, now=NOW) == 0
 
 
-torch = pytest.importorskip("torch", reason="training needs torch: pip install -e '.[train]'")
-
-from models.training import __main__ as training_main  # noqa: E402
-from models.training import corners as corner_training  # noqa: E402
-from models.training import train as training  # noqa: E402
-
-
-def test_the_classifier_trains_for_the_budget_the_deadline_leaves(monkeypatch, tmp_path):
+def test_the_classifier_trains_for_the_budget_the_deadline_leaves(tmp_path, classifier_training):
     import time
     from types import SimpleNamespace
 
-    from models.training import export
+    from models.training import __main__ as training_main
 
-    seen = {}
-
-    def fake_train_pair(*args, **kwargs):
-        seen.update(kwargs)
-        return training.Fitted(torch.nn.Linear(1, 1), 1.0, 0.99, {})
-
-    monkeypatch.setattr(training, "train_pair", fake_train_pair)
-    monkeypatch.setattr(export, "export", lambda *a, **k: (tmp_path / "cards.onnx", tmp_path / "labels.json"))
-    (tmp_path / "cards.onnx").write_bytes(b"x")
     later = 4.0 + training_main.FINISHING
     deadline = time.time() + 60 * (22 + later) / 2  # half the time the plan asks for
     args = training_main.parse_args(["--out", str(tmp_path), "--deadline", str(deadline)])
     crops = np.zeros((6, 70, 40, 3), np.uint8)
     training_main.train_cards(args, SimpleNamespace(crops=crops, labels=np.zeros(6, np.int64)),
                               np.zeros(6, bool), ["standard"])
-    assert seen["minutes"] == pytest.approx(11.0, abs=0.05)
+    assert classifier_training["minutes"] == pytest.approx(11.0, abs=0.05)
 
 
-@pytest.mark.parametrize("module", [training_main, corner_training])
-def test_render_only_renders_the_scenes_and_trains_nothing(module, monkeypatch):
+@pytest.mark.parametrize("name", ["__main__", "corners"])
+def test_render_only_renders_the_scenes_and_trains_nothing(name, monkeypatch):
+    import importlib
+
+    pytest.importorskip("torch", reason="training needs torch: pip install -e '.[train]'")
+    from models.training import __main__ as training_main
     from models.training import corner_data, dataset, decks
+    from models.training import corners as corner_training
+
+    module = importlib.import_module(f"models.training.{name}")
 
     rendered = []
     monkeypatch.setattr(decks, "scenes_per_deck", lambda *a, **k: {"standard": 1})

@@ -30,25 +30,16 @@ def test_training_on_the_cpu_gives_a_cpu_network_that_reads_every_crop():
     assert fitted.temperature > 0 and 0.9 <= fitted.threshold < 1.0
 
 
-def test_the_device_option_reaches_the_training_of_the_classifier(monkeypatch, tmp_path):
+def test_the_device_option_reaches_the_training_of_the_classifier(monkeypatch, tmp_path, classifier_training):
     from types import SimpleNamespace
 
-    from models.training import devices, export
+    from models.training import devices
 
-    seen = {}
     monkeypatch.setattr(devices, "device_problem", lambda name: None)  # as on a machine with a GPU
-
-    def fake_train_pair(*args, **kwargs):
-        seen.update(kwargs)
-        return training.Fitted(torch.nn.Linear(1, 1), 1.0, 0.99, {})
-
-    monkeypatch.setattr(training, "train_pair", fake_train_pair)
-    monkeypatch.setattr(export, "export", lambda *a, **k: (tmp_path / "cards.onnx", tmp_path / "labels.json"))
-    (tmp_path / "cards.onnx").write_bytes(b"x")
     args = training_main.parse_args(["--device", "cuda", "--out", str(tmp_path)])
     crops, labels = tiny_set(6, 0)
     training_main.train_cards(args, SimpleNamespace(crops=crops, labels=labels), np.zeros(6, bool), ["standard"])
-    assert seen["device"] == "cuda"
+    assert classifier_training["device"] == "cuda"
     assert training_main.parse_args([]).device == "cpu"
 
 

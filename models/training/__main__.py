@@ -19,8 +19,8 @@ from models.training.deadline import add_arguments, budget_line, fitted_minutes
 from models.training.decks import DEFAULT_DESIGNS, parse_designs
 
 ROOT = Path(__file__).resolve().parents[2]
-FINISHING = 2.0  # minutes between the classifier's training and the whole-card network's: calibration,
-#                  export, the real photos' faces
+FINISHING = 2.0  # minutes kept free after the classifier's training for its calibration and export and the
+#                  real photos' faces (half a minute on 2026-12-07)
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -94,7 +94,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--out", type=Path, default=ROOT / "models",
                    help="where cards.onnx, labels.json, whole_card.onnx and whole_card.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
-    add_arguments(p, after=0.0)
+    add_arguments(p)
     args = p.parse_args(argv)
     if args.data_seed is None:
         args.data_seed = args.seed  # the scenes are rendered with --seed unless told otherwise

@@ -61,7 +61,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--checkpoint", type=Path, default=None, help="the weights saved here every minute and at the end")
     p.add_argument("--out", type=Path, default=ROOT / "models", help="where corners.onnx and corners.json go")
     p.add_argument("--cache", type=Path, default=ROOT / ".cache" / "training")
-    add_arguments(p, after=0.0)
+    add_arguments(p)
     args = p.parse_args(argv)
     from models.training.devices import device_problem
 

@@ -32,16 +32,15 @@ def budget_line(what: str, planned: float, minutes: float, deadline: float | Non
         return None
     ends = time.strftime("%H:%M", time.localtime(deadline))
     return (f"{what}: training {minutes:.1f} of its {planned:g} minutes, for `make model` to end by {ends} "
-            f"(the renders took longer than planned on this machine)")
+            f"(what ran before it took longer than planned on this machine)")
 
 
-def add_arguments(parser: argparse.ArgumentParser, after: float) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options `make model` runs a training script with: render only, and a deadline to keep."""
     parser.add_argument("--render-only", action="store_true",
                         help="render the training scenes into the cache and stop (make model renders first)")
     parser.add_argument("--deadline", type=float, default=None, metavar="EPOCH_SECONDS",
                         help="end by this time: the training budgets are cut where the time left no longer "
                              "holds them (models/training/deadline.py); default: no deadline")
-    parser.add_argument("--after", type=float, default=after, metavar="MINUTES",
-                        help=f"the minutes of work planned after this script, kept free before the deadline "
-                             f"(default {after:g})")
+    parser.add_argument("--after", type=float, default=0.0, metavar="MINUTES",
+                        help="the minutes of work planned after this script, kept free before the deadline")
