@@ -47,15 +47,12 @@ def test_the_classifier_trains_for_the_budget_the_deadline_leaves(tmp_path, clas
 
 @pytest.mark.parametrize("name", ["__main__", "corners"])
 def test_render_only_renders_the_scenes_and_trains_nothing(name, monkeypatch):
-    import importlib
-
     pytest.importorskip("torch", reason="training needs torch: pip install -e '.[train]'")
     from models.training import __main__ as training_main
     from models.training import corner_data, dataset, decks
     from models.training import corners as corner_training
 
-    module = importlib.import_module(f"models.training.{name}")
-
+    module = {"__main__": training_main, "corners": corner_training}[name]
     rendered = []
     monkeypatch.setattr(decks, "scenes_per_deck", lambda *a, **k: {"standard": 1})
     for source in (dataset, corner_data):

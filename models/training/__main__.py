@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from models.training.deadline import add_arguments, budget_line, fitted_minutes
+from models.training.deadline import add_arguments, budget
 from models.training.decks import DEFAULT_DESIGNS, parse_designs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -192,8 +192,7 @@ def train_cards(args: argparse.Namespace, data, val, decks: list[str]) -> None:
         train_x = np.concatenate([train_x, real.crops])
         train_y = np.concatenate([train_y, real.labels])
     later = args.after + (args.whole_card_minutes + FINISHING if args.networks == "both" else 0.0)
-    minutes = fitted_minutes(args.minutes, later, args.deadline)
-    log(budget_line("classifier", args.minutes, minutes, args.deadline) or f"classifier: {minutes:g} minutes")
+    minutes = budget("classifier", args.minutes, later, args.deadline, log)
     fitted = train_pair(train_x, train_y, data.crops[val], data.labels[val],
                         sizes=args.sizes, classes=CLASSES, background=BACKGROUND_LABEL, minutes=minutes,
                         seed=args.seed, head=args.head, device=args.device,
@@ -228,9 +227,7 @@ def train_whole_cards(args: argparse.Namespace, whole, val, decks: list[str]) ->
         from models.training.real_faces import build_real_faces
 
         real = build_real_faces(args.real_photos, args.seed, log=log)
-    minutes = fitted_minutes(args.whole_card_minutes, args.after, args.deadline)
-    log(budget_line("whole-card network", args.whole_card_minutes, minutes, args.deadline)
-        or f"whole-card network: {minutes:g} minutes")
+    minutes = budget("whole-card network", args.whole_card_minutes, args.after, args.deadline, log)
     net, report = whole_card.train(whole.crops[~val], whole.labels[~val], whole.crops[val], whole.labels[val],
                                    minutes=minutes, seed=args.seed, real=real,
                                    real_share=args.real_faces)

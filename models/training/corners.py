@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from models.training.deadline import add_arguments, budget_line, fitted_minutes
+from models.training.deadline import add_arguments, budget
 from models.training.decks import DEFAULT_DESIGNS, parse_designs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -316,10 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     real_val_ids = np.flatnonzero(held & (views.decks == -1))
     log(f"{len(views.images)} views, {sum(len(c) for c in views.corners)} corners; "
         f"{len(val_ids)} views for validation ({time.time() - started:.0f} s so far)")
-    minutes = fitted_minutes(args.minutes, args.after, args.deadline)
-    cut = budget_line("corner detector", args.minutes, minutes, args.deadline)
-    if cut and args.steps is None:
-        log(cut)
+    minutes = budget("corner detector", args.minutes, args.after, args.deadline, log) if args.steps is None \
+        else args.minutes
     net, report = train(views, train_ids, val_ids, minutes, args.batch, args.seed, args.device, args.checkpoint,
                         args.steps)
     for t, (found, false) in sorted(report.items()):

@@ -26,6 +26,15 @@ def fitted_minutes(minutes: float, after: float, deadline: float | None, now: fl
     return minutes * share
 
 
+def budget(what: str, minutes: float, after: float, deadline: float | None, log) -> float:
+    """fitted_minutes, with the progress line (budget_line) logged where the budget was cut."""
+    fitted = fitted_minutes(minutes, after, deadline)
+    line = budget_line(what, minutes, fitted, deadline)
+    if line:
+        log(line)
+    return fitted
+
+
 def budget_line(what: str, planned: float, minutes: float, deadline: float | None) -> str | None:
     """The progress line saying a budget was cut to keep to the deadline; None where it was not."""
     if deadline is None or minutes >= planned:
