@@ -44,7 +44,7 @@ FOUR_COLOUR ?= 0.25
 MODEL_MINUTES ?= 58
 CLASSIFIER := $(BIN)/python -m models.training --real-crops $(REAL_CROPS) --real-faces $(REAL_FACES) \
   --four-colour $(FOUR_COLOUR)
-model: MODEL_DEADLINE := $(shell date -d '+$(MODEL_MINUTES) min' +%s)
+model: MODEL_DEADLINE := $(shell $(PYTHON) -c 'import time; print(int(time.time() + 60 * $(MODEL_MINUTES)))')
 model: $(STAMP)
 	$(BIN)/pip install -q -e '.[train]'
 	@missing="$$($(BIN)/python -m models.training.apt)"; if [ -n "$$missing" ]; then \
