@@ -1,6 +1,6 @@
 """A candidate's models against the committed ones, timed frame by frame in turn in one process.
 
-This machine's speed moves by the minute (by a quarter within an hour, models/HISTORY.md section 5):
+This machine's speed moves by the minute (by a quarter or more within an hour, models/HISTORY.md section 5):
 two runs of `make bench BENCH=vision` minutes apart cannot show a change of two milliseconds a frame,
 but two recognizers timed on the same frame one after the other can. The candidate is named as for the
 other benches (bench.chosen_models: MUGGINS_BENCH_MODEL, MUGGINS_BENCH_CORNERS,
@@ -48,9 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     from bench.chosen_models import chosen_recognizer
     from vision.recognizer import Recognizer
 
+    from vision.errors import ModelError
+
     print(describe())
-    candidate = chosen_recognizer()
-    committed = Recognizer()
+    try:
+        candidate, committed = chosen_recognizer(), Recognizer()
+    except ModelError as exc:
+        parser.exit(2, f"{exc}\n")
     frames = six_card_frames(TIMING_FRAMES, bench_decks()[1][0])
     pin_to_one_core()
     paired_round(committed, candidate, frames[:3])  # warm up both
