@@ -46,9 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from bench.bench_vision import TIMING_FRAMES, bench_decks, six_card_frames
     from bench.chosen_models import chosen_recognizer
-    from vision.recognizer import Recognizer
-
     from vision.errors import ModelError
+    from vision.recognizer import Recognizer
 
     print(describe())
     try:
