@@ -6,10 +6,9 @@ mirror's git directory at the commit recorded in sources.json, so the set is the
 whatever the mirror's newest commit is. Standard library and the git command only.
 
 Each source in sources.json names its part (bench/real/parts.py): `steer`, the sources that steered
-choices of the recognizer (the twelve labelled first), or `report`, the sources added for issue 43 that
-steered nothing and are only reported (nine of them: sergiodomgui, MineMaarten, yuchenrao, Neffros,
-foltysM, EloyRb0, miloshevski, arnabdotorg, anastas1ja). The build copies both; it says how many
-photos each part holds.
+choices of the recognizer and the sources a model may train on, or `report`, the sources added for
+issue 43 that steered nothing and are only reported (bench/real/README.md lists both). The build copies
+both; it says how many photos each part holds.
 
     python -m bench.real.build [--mirror-root /work/.mirror] [--out .cache/real]
 """
