@@ -21,7 +21,7 @@ import numpy as np
 
 from cribbage.cards import FULL_DECK, Card
 from device.errors import UsageError
-from sim.render.faces import FACE_HEIGHT
+from sim.render.faces import FACE_HEIGHT, load_face
 from vision.deck_learning import IMAGE_SUFFIXES, PhotoRefused, card_named, photos_in
 from vision.images import read_image
 
@@ -31,6 +31,7 @@ ASPECTS = (0.55, 0.85)
 # The rounded corners' radius, a share of the face's height: the held-out decks' masks round
 # 12-14 of 350 pixels. A face cut from a photo is a rectangle; its corners are rounded as a card's.
 CORNER_SHARE = 0.037
+BACK_DECK = "greywyvern"  # whose back lies face down under a folder's faces: the held-out decks ship theirs
 
 
 class FaceFolderError(UsageError):
@@ -47,8 +48,12 @@ class FaceFolder:
     faces: Mapping[Card, np.ndarray]
 
     def face(self, card: Card | None) -> np.ndarray:
+        """The card's face; for None (a card face down: the stock under the starter) a held-out deck's
+        back, the folder's faces' shape: a folder holds faces only."""
         if card is None:
-            raise FaceFolderError(f"{self.folder} holds faces only: no card back to lay face down")
+            face = next(iter(self.faces.values()))
+            back = load_face(BACK_DECK, None)[:, :, :3]
+            return face_sprite(cv2.resize(back, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_AREA))
         return self.faces[card]
 
     def __str__(self) -> str:

@@ -1,7 +1,8 @@
 """Pictures of the simulated table: each TableStep drawn as the camera would see it.
 
 Cards of a held-out deck (one the card classifier never trained on) are laid where players lay them
-— a row in front of each player, the starter in the centre, the crib beside the dealer's hand — on
+— a row in front of each player, the starter face up on the face-down stock in the centre, the crib
+beside the dealer's hand — on
 one table and under one slightly tilted camera for the whole game, with the renderer's
 compositor. Each picture depends only on the seed and the step number, so a resumed demo draws
 exactly the frames an uninterrupted one would.
@@ -30,6 +31,8 @@ SHADOW_BLUR = 3.0          # at its index corners (sigma, pixels) ...
 SHADOW_FACE_BLUR = 8.0     # ... and over the rest of its face, inside its outline: no pip can be counted
 TEXTURES = ("wood", "felt", "cloth")
 NOISE_SIGMA = 3.0          # sensor noise, grey levels
+STOCK_OFFSET = 0.04        # the stock lies this share of a card's height off the starter's centre (sigma) ...
+STOCK_TURN = 5.0           # ... and turned this many degrees from it (sigma): its edge shows round the starter
 
 
 def table_zones(size: tuple[int, int] = SIZE, players: int = 2, *, crib: bool = False) -> Zones:
@@ -69,6 +72,11 @@ class TablePainter:
         self.background = _exposed(make_background(rng, self.texture, size))
         self.view = tilted_view(rng, size, 0.02)
         self.lamp = _lamp(rng, size)  # the lamp does not move during a game: its fall-off is fixed
+        # where the stock lies under the starter, off its centre and turned a little, the same all game:
+        # drawn from numbers of its own, so that every card lies where it lay before the stock was drawn
+        stock = np.random.default_rng([seed, 11])
+        self.stock_offset = stock.normal(0.0, STOCK_OFFSET, 2)
+        self.stock_turn = float(stock.normal(0.0, STOCK_TURN))
         self.zones: Zones = zones if zones is not None else table_zones(size, players)
         self.card_h = CARD_HEIGHT_SHARE * size[1]
 
@@ -96,7 +104,12 @@ class TablePainter:
                 (x0, y0), (x1, y1) = self.zones[zone].min(axis=0), self.zones[zone].max(axis=0)
                 for i, card in enumerate(cards):
                     centre = ((x0 + x1) / 2 + i * 0.8 * self.card_h, (y0 + y1) / 2)
-                    out.append(Placement(card, centre, float(rng.normal(0, 6)), self.card_h))
+                    angle = float(rng.normal(0, 6))
+                    if i == 0:  # the starter, turned face up on the stock
+                        dx, dy = self.stock_offset * self.card_h
+                        out.append(Placement(None, (centre[0] + dx, centre[1] + dy), angle + self.stock_turn,
+                                             self.card_h))
+                    out.append(Placement(card, centre, angle, self.card_h))
             else:  # a row in front of its player: upside down to the camera on the far side
                 far = float(self.zones[zone][:, 1].mean()) < self.size[1] / 2
                 out.extend(self._row(zone, cards, rng, far=far))

@@ -27,7 +27,9 @@ class Sketch:
 
     def draw(self, step: TableStep, index: int, look: int = 0) -> np.ndarray:
         rng = np.random.default_rng([self.painter.seed, 1000 + index, look])
-        self.laid = [] if step.dark else [_seen(p, step.shadow) for p in self.painter.placements(step, rng)]
+        # a card face down (the stock under the starter) is no card to the recognizer: not reported
+        self.laid = [] if step.dark else [_seen(p, step.shadow) for p in self.painter.placements(step, rng)
+                                          if p.card is not None]
         return self.dark if step.dark else self.lit
 
 

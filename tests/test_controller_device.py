@@ -34,6 +34,8 @@ class KnownCards:
         placements = painter.placements(step, rng)
         recs = []
         for p in placements:
+            if p.card is None:  # the stock, face down under the starter: no card to a recognizer
+                continue
             w, h = 0.7 * p.height, p.height
             x, y = p.centre
             quad = np.float32([[x - w / 2, y - h / 2], [x + w / 2, y - h / 2], [x + w / 2, y + h / 2],

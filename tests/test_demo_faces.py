@@ -96,8 +96,9 @@ def test_a_folder_of_faces_named_by_card_is_a_deck_laid_as_rendered_faces_are(fa
         face = deck.face(card)
         assert face.shape[0] == FACE_HEIGHT and face.shape[2] == 4
         assert face[0, 0, 3] < 128 and face[FACE_HEIGHT // 2, face.shape[1] // 2, 3] == 255  # rounded corners
-    with pytest.raises(FaceFolderError, match="no card back"):
-        deck.face(None)
+    back = deck.face(None)  # the stock under the starter: a held-out deck's back, the folder's faces' shape
+    assert back.shape == deck.face(C("5C")).shape and back[0, 0, 3] < 128
+    assert not np.array_equal(back[..., :3], deck.face(C("5C"))[..., :3])
 
 
 def test_the_table_painted_with_a_folders_faces_is_the_table_painted_with_the_deck(faces):

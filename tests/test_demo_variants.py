@@ -73,6 +73,10 @@ def test_each_variant_has_its_seats_zones_and_board_tracks(variant, tmp_path):
 
 
 def _zone_of(step: TableStep, card) -> str:
+    """The zone the script lays a card in; a card face down (None) is the stock, under the starter."""
+    if card is None:
+        assert step.cards(CENTRE)
+        return CENTRE
     return next(zone for zone, cards in step.zones if card in cards)
 
 
