@@ -80,6 +80,21 @@ def _zone_of(step: TableStep, card) -> str:
     return next(zone for zone, cards in step.zones if card in cards)
 
 
+def test_the_starter_lies_face_up_on_the_face_down_stock():
+    """As at a real table: a back drawn first, under the starter, a little off it; no back without one."""
+    _, painter, script = table("six-card")
+    steps = [step for step in script.steps if isinstance(step, TableStep) and step.zones]
+    with_starter = next(step for step in steps if step.cards(CENTRE))
+    placements = painter.placements(with_starter, np.random.default_rng(0))
+    backs = [n for n, p in enumerate(placements) if p.card is None]
+    starter = next(n for n, p in enumerate(placements) if p.card == with_starter.cards(CENTRE)[0])
+    assert len(backs) == 1 and backs[0] < starter
+    apart = np.hypot(*np.subtract(placements[backs[0]].centre, placements[starter].centre))
+    assert 0 < apart < 0.25 * placements[starter].height
+    without = next(step for step in steps if not step.cards(CENTRE))
+    assert all(p.card is not None for p in painter.placements(without, np.random.default_rng(0)))
+
+
 def test_an_unknown_variant_is_a_usage_error():
     from device.errors import DeviceError
 
