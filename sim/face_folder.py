@@ -40,21 +40,19 @@ class FaceFolderError(UsageError):
 
 @dataclass(frozen=True)
 class FaceFolder:
-    """The 52 faces of a folder, each BGRA (its corners rounded), FACE_HEIGHT rows high, upright.
+    """The 52 faces of a folder, each BGRA (its corners rounded), FACE_HEIGHT rows high, upright, and
+    the back laid face down under them (the stock under the starter): a held-out deck's, the faces' shape,
+    since a folder holds faces only.
 
-    What sim.render.table.compose draws a card from (`face(card)`), as it draws a named deck's."""
+    What sim.render.table.compose draws a card from (`face(card)`, None: the back), as it draws a named
+    deck's."""
 
     folder: Path
     faces: Mapping[Card, np.ndarray]
+    back: np.ndarray
 
     def face(self, card: Card | None) -> np.ndarray:
-        """The card's face; for None (a card face down: the stock under the starter) a held-out deck's
-        back, the folder's faces' shape: a folder holds faces only."""
-        if card is None:
-            face = next(iter(self.faces.values()))
-            back = load_face(BACK_DECK, None)[:, :, :3]
-            return face_sprite(cv2.resize(back, (face.shape[1], face.shape[0]), interpolation=cv2.INTER_AREA))
-        return self.faces[card]
+        return self.back if card is None else self.faces[card]
 
     def __str__(self) -> str:
         return str(self.folder)
@@ -89,7 +87,9 @@ def read_face_folder(folder: Path) -> FaceFolder:
         problems.append(f"no face of {' '.join(missing)}")
     if problems:
         raise FaceFolderError(f"{folder} is not a whole deck of faces, nothing is played: {'; '.join(problems)}")
-    return FaceFolder(folder, MappingProxyType(faces))
+    shape = next(iter(faces.values())).shape
+    back = cv2.resize(load_face(BACK_DECK, None)[:, :, :3], (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+    return FaceFolder(folder, MappingProxyType(faces), face_sprite(back))
 
 
 def _face_in(path: Path) -> tuple[np.ndarray | None, str | None]:

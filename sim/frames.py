@@ -2,9 +2,8 @@
 
 Cards of a held-out deck (one the card classifier never trained on) are laid where players lay them
 — a row in front of each player, the starter face up on the face-down stock in the centre, the crib
-beside the dealer's hand — on
-one table and under one slightly tilted camera for the whole game, with the renderer's
-compositor. Each picture depends only on the seed and the step number, so a resumed demo draws
+beside the dealer's hand — on one table and under one slightly tilted camera for the whole game, with
+the renderer's compositor. Each picture depends only on the seed and the step number, so a resumed demo draws
 exactly the frames an uninterrupted one would.
 """
 
