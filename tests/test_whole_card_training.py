@@ -40,3 +40,25 @@ def test_the_faces_held_apart_are_reported_on():
     x, y = faces(256, 20), np.zeros(256, np.int64)
     _, report = whole_card.train(x, y, x[:8], y[:8], minutes=0.01, seed=0, real=real_faces(), real_share=0.25)
     assert report["real_held_apart"]["val_cards"] == 4
+
+
+def test_a_face_beside_another_card_shows_a_strip_of_that_card_at_one_or_two_sides():
+    """Black faces, every one beside another card: what is no longer face lies along one side or two as a
+    strip of the other card at most a tenth of the card across, and the rest is still face."""
+    torch.manual_seed(0)
+    x = torch.zeros(32, 3, HEIGHT, WIDTH)
+    out = whole_card.beside_another(x.clone(), 1.0)
+    for face in out:
+        shown = face.mean(0) > 0.005         # the other card: its border, or the edge line (or two) on it
+        rows, cols = shown.all(dim=1), shown.all(dim=0)
+        assert int(rows.sum()) + int(cols.sum()) >= 1
+        assert int(rows.sum()) <= round(0.10 * HEIGHT) and int(cols.sum()) <= round(0.10 * WIDTH)
+        for strip, side in ((rows, HEIGHT), (cols, WIDTH)):  # each strip runs along one side only
+            at = torch.nonzero(strip).flatten().tolist()
+            assert at == list(range(len(at))) or at == list(range(side - len(at), side))
+        assert int(shown.sum()) == int(rows.sum()) * WIDTH + int(cols.sum()) * HEIGHT - int(rows.sum()) * int(cols.sum())
+
+
+def test_without_a_share_no_face_is_shown_beside_another():
+    x = torch.rand(8, 3, HEIGHT, WIDTH)
+    assert torch.equal(whole_card.beside_another(x.clone(), 0.0), x)

@@ -89,6 +89,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--real-faces", type=parse_share, default=0.0, metavar="SHARE",
                    help="add whole cards cut from the labelled real photos (models/training/real_faces.py) to "
                         "the whole-card network's training, drawn as this share of every batch; 0: none")
+    p.add_argument("--edge-beside", type=parse_share, default=0.0, metavar="SHARE",
+                   help="show this share of the whole-card network's faces with another card's edge beside them, "
+                        "as an outline taking in the stock under a starter sees them; 0: none")
     p.add_argument("--real-photos", type=Path, default=ROOT / ".cache" / "real",
                    help="the real photos (python -m bench.real.build)")
     p.add_argument("--out", type=Path, default=ROOT / "models",
@@ -230,13 +233,14 @@ def train_whole_cards(args: argparse.Namespace, whole, val, decks: list[str]) ->
     minutes = budget("whole-card network", args.whole_card_minutes, args.after, args.deadline, log)
     net, report = whole_card.train(whole.crops[~val], whole.labels[~val], whole.crops[val], whole.labels[val],
                                    minutes=minutes, seed=args.seed, real=real,
-                                   real_share=args.real_faces)
+                                   real_share=args.real_faces, edge_share=args.edge_beside)
     log("whole-card validation: " + ", ".join(f"{k} {v}" for k, v in report.items()))
     onnx_path, meta_path = whole_card.export(net, args.out, {"trained_on": decks, "seed": args.seed,
                                                              "data_seed": args.data_seed,
                                                              "minutes": round(minutes, 2),
                                                              "real_faces": 0 if real is None else len(real),
                                                              "real_face_share": args.real_faces,
+                                                             "edge_beside": args.edge_beside,
                                                              "validation": report})
     log(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KB) and {meta_path}")
 
