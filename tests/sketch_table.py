@@ -27,10 +27,14 @@ class Sketch:
 
     def draw(self, step: TableStep, index: int, look: int = 0) -> np.ndarray:
         rng = np.random.default_rng([self.painter.seed, 1000 + index, look])
-        # a card face down (the stock under the starter) is no card to the recognizer: not reported
-        self.laid = [] if step.dark else [_seen(p, step.shadow) for p in self.painter.placements(step, rng)
-                                          if p.card is not None]
+        self.laid = [] if step.dark else seen_cards(self.painter.placements(step, rng), step.shadow)
         return self.dark if step.dark else self.lit
+
+
+def seen_cards(placements, shadow) -> list[Recognition]:
+    """What a recognizer that never errs reports of these placements: every card face up, at its
+    place, the one in shadow unread; a card face down (the stock under the starter) is no card to it."""
+    return [_seen(p, shadow) for p in placements if p.card is not None]
 
 
 def _seen(placement, shadow) -> Recognition:

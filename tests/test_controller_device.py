@@ -18,6 +18,7 @@ from device.panel import PanelEvent
 from device.parts import Parts
 from sim.frames import TablePainter
 from sim.table_script import TableStep, build_script
+from sketch_table import seen_cards
 from vision.errors import CameraError
 from vision.sources.fake import ScriptedSource
 from vision.types import Recognition
@@ -30,18 +31,7 @@ class KnownCards:
         self.truth: dict[int, list[Recognition]] = {}
 
     def add(self, image: np.ndarray, painter: TablePainter, step: TableStep, index: int) -> np.ndarray:
-        rng = np.random.default_rng(index)
-        placements = painter.placements(step, rng)
-        recs = []
-        for p in placements:
-            if p.card is None:  # the stock, face down under the starter: no card to a recognizer
-                continue
-            w, h = 0.7 * p.height, p.height
-            x, y = p.centre
-            quad = np.float32([[x - w / 2, y - h / 2], [x + w / 2, y - h / 2], [x + w / 2, y + h / 2],
-                               [x - w / 2, y + h / 2]])
-            recs.append(Recognition(None if p.card == step.shadow else p.card, 0.99, quad))
-        self.truth[id(image)] = recs
+        self.truth[id(image)] = seen_cards(painter.placements(step, np.random.default_rng(index)), step.shadow)
         return image
 
     def recognize(self, image):
