@@ -57,6 +57,18 @@ def test_an_unsure_face_refuses_nothing():
     assert refutes(Card.parse("3D"), opinion(cH=0.55, cS=0.4499))  # the same, sure of a court
 
 
+def test_a_face_split_between_an_ace_and_a_court_refuses_a_number_card():
+    # A foreign deck's court: a picture the network never saw, ace or court, but surely no number card.
+    picture = opinion(AS=0.3, cS=0.69)
+    assert refutes(Card.parse("8S"), picture)
+    assert refutes(Card.parse("TS"), picture)
+    assert not refutes(Card.parse("JS"), picture)
+    assert not refutes(Card.parse("AS"), picture)
+    # Less sure it is a picture (a 7 kept a share), or the number card read kept one: nothing refused.
+    assert not refutes(Card.parse("8S"), opinion(AS=0.3, cS=0.55, **{"7S": 0.15}))
+    assert not refutes(Card.parse("8S"), opinion(AS=0.3, cS=0.69, **{"8S": 0.002}))
+
+
 def test_another_number_refuses_only_when_nearly_certain():
     assert refutes(Card.parse("6C"), opinion(**{"7C": 0.9995}))
     # 0.995 sure of a 7 leaves room for the 6 read at the index (spread: 0.005 / 43 each is under

@@ -62,14 +62,21 @@ def sure_of_itself(probs: np.ndarray) -> bool:
     return float(by_group(probs).max()) >= SURE_OF_ITSELF
 
 
+def sure_of_a_picture(probs: np.ndarray) -> bool:
+    """An ace and a court are both pictures to a face it never saw (a foreign deck's boer or valet):
+    its opinion may split between the two and still be sure the card is no number card."""
+    groups = by_group(probs)
+    return float(groups[0] + groups[COURT]) >= SURE_OF_ITSELF
+
+
 def refutes(card: Card, probs: np.ndarray) -> bool:
     """Whether the whole face says the card read at its index is not that card."""
+    group = group_of(card)
+    if is_number(group) and (sure_of_itself(probs) or sure_of_a_picture(probs)) and \
+            (by_group(probs)[group] < REFUSE_UNDER or by_suit(probs)[SUITS.index(card.suit)] < REFUSE_UNDER):
+        return True
     if not sure_of_itself(probs):
         return False
-    group = group_of(card)
-    if is_number(group) and (by_group(probs)[group] < REFUSE_UNDER or
-                             by_suit(probs)[SUITS.index(card.suit)] < REFUSE_UNDER):
-        return True
     best = int(np.argmax(probs))
     return best != class_of(card) and is_number(best % len(GROUPS)) and float(probs[best]) >= ANOTHER_NUMBER
 
