@@ -4,10 +4,10 @@ in which suit.
 The index classifier's wrong reads come from index fonts it never saw (a Bookman Q read as a 9, a
 club beside a small rank read as a spade); the face's pips do not depend on the font. A small network
 reads the whole card, warped upright, as suit x {A, 2..10, court}, and its opinion may refuse a read
-or read a lone card its index leaves unread, only where it is sure of itself and only about number
-cards, whose pips stay legible on a card too small for its index to be read: held-out
-decks' court pictures and ornate aces are new to it, their pips are not (models/MODEL_CARD.md, "The
-whole-card network"). Trained by `make model` (models/training/whole_card.py).
+or read a lone card its index leaves unread, only where it is sure of itself (or, to refuse a number
+card, sure the face is a picture) and only about number cards, whose pips stay legible on a card too
+small for its index to be read: held-out decks' court pictures and ornate aces are new to it, their
+pips are not (models/MODEL_CARD.md, "The whole-card network"). Trained by `make model` (models/training/whole_card.py).
 """
 
 from __future__ import annotations
