@@ -127,8 +127,10 @@ class Device:
         if p.recognizer is None:
             from device.eyes import recognizer_for
             from device.learned_decks import decks_folder
+            from device.table_print import print_path
 
-            p.recognizer = recognizer_for(c.camera, decks_folder(c, state_dir=self.state_dir), self._tell)
+            p.recognizer = recognizer_for(c.camera, decks_folder(c, state_dir=self.state_dir), self._tell,
+                                          print_path(c, self.state_dir))
 
     def _camera_notice(self, notice) -> None:
         if notice.kind == "failed":

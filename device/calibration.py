@@ -155,6 +155,22 @@ def card_length(image: np.ndarray, recognizer=None) -> float:
     return long_side(np.asarray(cards[0].quad, np.float64))
 
 
+def table_print_of(config, image: np.ndarray, recognizer=None):
+    """What the empty table in `image` shows that reads as a card (device.table_print), read as the
+    device reads in play (the calibrated card length, the learned deck; never past an older print),
+    and those reads."""
+    from device.table_print import TablePrint
+
+    if recognizer is None:
+        from device.eyes import recognizer_for
+        from device.learned_decks import decks_folder
+
+        recognizer = recognizer_for(config.camera, decks_folder(config), lambda text: print(f"muggins: {text}"))
+    recognitions = _recognize(recognizer, image)
+    height, width = image.shape[:2]
+    return TablePrint.from_recognitions(recognitions, width, height), recognitions
+
+
 # The shortest card the models have learnt to read: the training scenes' smallest, 17 % of a 1280 x 720
 # frame. Shorter, the index is a dozen pixels tall and often a smudge: the validation decks' cards 10-16 %
 # of that frame read 83 %, against 98 % at 30-40 % (models/HISTORY.md, section 23).

@@ -78,11 +78,22 @@ def skipped_frame(exc: Exception, count: int) -> str:
             f"({count} so far). Please report this as a bug.")
 
 
-def recognizer_for(camera, decks_dir: Path, tell: Callable[[str], None]):
-    """The device's recognizer for a [camera] config: cards of its calibrated length looked for, and the
-    learned deck it names (kept in decks_dir) checked last; a deck that cannot be used is told, and
-    cards are read without it."""
+def recognizer_for(camera, decks_dir: Path, tell: Callable[[str], None], print_file: Path | None = None):
+    """The device's recognizer for a [camera] config: cards of its calibrated length looked for, the
+    learned deck it names (kept in decks_dir) checked last, and the table's print (kept in print_file,
+    device.table_print) read past; a deck or a print that cannot be used is told, and cards are read
+    without it."""
     from device.learned_decks import deck_in_play
     from vision.recognizer import Recognizer
 
-    return Recognizer(card_length=camera.card_length, deck=deck_in_play(camera.deck, decks_dir, tell))
+    recognizer = Recognizer(card_length=camera.card_length, deck=deck_in_play(camera.deck, decks_dir, tell))
+    if print_file is None:
+        return recognizer
+    from device.table_print import ReadsPastPrint, print_in_play
+
+    table_print = print_in_play(print_file, tell)
+    if table_print is None or not table_print.cards:
+        return recognizer
+    tell(f"reading past the table's print: {len(table_print.cards)} printed card(s) learnt by "
+         "`muggins calibrate --table`")
+    return ReadsPastPrint(recognizer, table_print)

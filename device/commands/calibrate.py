@@ -4,6 +4,8 @@ With a screen: an OpenCV window. Drag a zone's corner with the mouse (or a zone'
 whole); keys: s save into the config, r back to the default layout, q or Esc quit.
 Without one (a Pi over ssh): says so, writes the annotated picture as a PNG and prints the zones.
 `--card`: measures the card size the camera sees from one card laid face up, and saves it.
+`--table`: learns what the empty table shows that reads as a card (a playmat's or a felt's printed
+cards), so that the device never takes it for a card laid (device/table_print.py).
 `--deck NAME`: learns the players' own deck from the camera, suit by suit (the thirteen cards of a suit
 laid in a row, ace to king, left to right), saying what it sees aloud and on the terminal; Enter goes
 on, q (or the end of input) stops without saving; with --buttons a Go button or the dial's press goes
@@ -27,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--card", action="store_true",
                         help="measure the card size the camera sees, from one card laid face up, and save it "
                              "as [camera] card_length (the recognizer then looks for cards of that size)")
+    parser.add_argument("--table", action="store_true",
+                        help="learn what the empty table shows that reads as a card (cards printed on a mat "
+                             "or felt), so that the device reads past it; clear the table first")
     parser.add_argument("--deck", metavar="NAME",
                         help="learn the players' own deck from the camera, suit by suit, and save it as NAME "
                              "(then set [camera] deck = \"NAME\")")
@@ -47,6 +52,8 @@ def run(args) -> int:
     image = grab_frame(config.camera.source, config.camera.resolution, config.camera.fps)
     if args.card:
         return _measure_card(config, image)
+    if args.table:
+        return _learn_table(config, image, args.png)
     height, width = image.shape[:2]
     zones = zones_from_config(config, width, height)
     players = config.game.players
@@ -82,6 +89,30 @@ def _measure_card(config, image) -> int:
     else:
         save_setting(config.path, "camera", "card_length", length)
         print(f"saved [camera] card_length = {length} into {config.path}")
+    return 0
+
+
+def _learn_table(config, image, png: Path | None) -> int:
+    """Read the empty table as the device would, keep what reads as a card as its print, and say so."""
+    from device.calibration import table_print_of
+    from device.table_print import describe, print_path, save_print
+
+    table_print, recognitions = table_print_of(config, image)
+    path = print_path(config)
+    try:
+        save_print(path, table_print)
+    except OSError as exc:
+        from device.errors import DeviceError
+
+        raise DeviceError(f"cannot save the table's print to {path}: {exc.strerror or exc} (run as the "
+                          "device's user, or set MUGGINS_STATE_DIR)") from None
+    print(describe(table_print))
+    print(f"saved {path}")
+    if png is not None:
+        from vision.overlay import draw_recognitions
+
+        _write_png(png, draw_recognitions(image, recognitions))
+        print(f"wrote {png}: what the empty table shows, outlined")
     return 0
 
 
