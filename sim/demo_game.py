@@ -58,6 +58,7 @@ class DemoOptions:
     web: str | None = None  # [HOST:]PORT: the table's web page shows the game (device/web/)
     faces: Path | None = None      # a folder of 52 faces named by card, laid instead of a held-out deck
     decks_dir: Path | None = None  # where the learned deck is kept (default: as `muggins deck learn`)
+    printed_table: str | None = None  # "learnt" or "unlearnt": a mat printed with cards (sim/frames.py)
 
 
 def demo_rules(variant: str) -> GameConfig:
@@ -165,12 +166,15 @@ def _run(options: DemoOptions, deck, learned, state_dir: Path, out: TextIO, err:
     rules = demo_rules(options.variant)
     crib = has_crib_zone(rules)
     painter = TablePainter(options.seed, len(rules.players), deck=deck,
-                           zones=table_zones(SIZE, len(rules.players), crib=crib))
+                           zones=table_zones(SIZE, len(rules.players), crib=crib),
+                           printed=options.printed_table is not None)
     script = build_script(options.seed, rules, crib_zone=crib)
     config = demo_config(rules, painter, state_dir, _speaks(options))
-    parts = Parts(source=SimulatedCamera(painter if painter_for is None else painter_for(painter)),
-                  panel=ScriptedPanel(),
-                  recognizer=recognizer if recognizer is not None else default_recognizer(learned))
+    drawn = painter if painter_for is None else painter_for(painter)
+    recognizer = recognizer if recognizer is not None else default_recognizer(learned)
+    if options.printed_table == "learnt":
+        recognizer = _past_the_print(config, drawn, recognizer, state_dir, None if options.json else out)
+    parts = Parts(source=SimulatedCamera(drawn), panel=ScriptedPanel(), recognizer=recognizer)
     display = Display(json_lines=options.json, board_pictures=not options.json, colour=wants_colour(out),
                       live_board=False)  # each step's animations are over before the next step
     if not options.json:
@@ -215,6 +219,20 @@ def _run(options: DemoOptions, deck, learned, state_dir: Path, out: TextIO, err:
         if voice is not None and hasattr(voice, "close"):
             voice.close(drain=options.speed == "normal")
         device.close()
+
+
+def _past_the_print(config: Config, painter, recognizer, state_dir: Path, out: TextIO | None):
+    """The empty table learnt as `muggins calibrate --table` learns it (device/table_print.py), kept in
+    the state directory, and the recognizer that reads past its print."""
+    from device.calibration import table_print_of
+    from device.table_print import ReadsPastPrint, describe, print_path, save_print
+    from sim.table_script import TableStep
+
+    table_print, _ = table_print_of(config, painter.draw(TableStep(zones=()), -1), recognizer)
+    save_print(print_path(config, state_dir), table_print)
+    if out is not None:
+        out.write(f"the empty table learnt: {describe(table_print)}\n")
+    return ReadsPastPrint(recognizer, table_print)
 
 
 def _speaks(options: DemoOptions) -> bool:

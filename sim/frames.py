@@ -3,18 +3,23 @@
 Cards of a held-out deck (one the card classifier never trained on) are laid where players lay them
 — a row in front of each player, the starter face up on the face-down stock in the centre, the crib
 beside the dealer's hand — on one table and under one slightly tilted camera for the whole game, with
-the renderer's compositor. Each picture depends only on the seed and the step number, so a resumed demo draws
+the renderer's compositor. The table may be a mat printed with two aces of another deck, flat, at the
+ends of the centre zone, where no card is laid (device/table_print.py: what the device learns to read past). Each picture depends only on the seed and the step number, so a resumed demo draws
 exactly the frames an uninterrupted one would.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
+from cribbage.cards import Card
 from sim.render.backgrounds import make_background
 from sim.render.camera import tilted_view
-from sim.render.decks import HELD_OUT_DECKS  # noqa: F401 (the choices for --deck)
-from sim.render.table import Placement, compose
+from sim.render.decks import HELD_OUT_DECKS
+from sim.render.cardlook import card_sprite
+from sim.render.faces import load_face
+from sim.render.table import Placement, compose, item_matrix
 from sim.table_script import TableStep
 from vision.zone_names import CENTRE, CRIB
 from vision.zones import Zones, default_zones
@@ -32,6 +37,7 @@ TEXTURES = ("wood", "felt", "cloth")
 NOISE_SIGMA = 3.0          # sensor noise, grey levels
 STOCK_OFFSET = 0.04        # the stock lies this share of a card's height off the starter's centre (sigma) ...
 STOCK_TURN = 5.0           # ... and turned this many degrees from it (sigma): its edge shows round the starter
+PRINTED = (("AS", 0.355), ("AH", 0.645))  # a printed mat's cards, and where across the frame (centre zone's ends)
 
 
 def table_zones(size: tuple[int, int] = SIZE, players: int = 2, *, crib: bool = False) -> Zones:
@@ -59,10 +65,11 @@ class TablePainter:
     """Draws TableSteps for one game (fixed deck, table texture and camera, from the seed).
 
     deck: a held-out deck's name (default DEFAULT_DECK), or a folder's faces (sim/face_folder.py),
-    laid alike; zones: where the players lay their cards (default: table_zones for this many players)."""
+    laid alike; zones: where the players lay their cards (default: table_zones for this many players);
+    printed: the table is a mat printed with PRINTED's cards (of another held-out deck)."""
 
     def __init__(self, seed: int, players: int = 2, size: tuple[int, int] = SIZE, deck=None,
-                 zones: Zones | None = None):
+                 zones: Zones | None = None, printed: bool = False):
         self.seed = seed
         self.size = size
         rng = np.random.default_rng([seed, 7])
@@ -78,6 +85,16 @@ class TablePainter:
         self.stock_turn = float(stock.normal(0.0, STOCK_TURN))
         self.zones: Zones = zones if zones is not None else table_zones(size, players)
         self.card_h = CARD_HEIGHT_SHARE * size[1]
+        self.printed: tuple[Placement, ...] = ()
+        if printed:
+            self.printed = tuple(Placement(Card.parse(card), (across * size[0], size[1] / 2), 0.0, self.card_h)
+                                 for card, across in PRINTED)
+            self.background = print_on(self.background, self.printed, self.print_deck)
+
+    @property
+    def print_deck(self) -> str:
+        """The printed mat's deck: a held-out deck other than the one laid."""
+        return next(deck for deck in HELD_OUT_DECKS if deck != self.deck)
 
     # ---- where cards lie -------------------------------------------------------------------
 
@@ -161,6 +178,20 @@ class TablePainter:
             gain = 1 - (1 - SHADOW_GAIN) * cv2.GaussianBlur(card_mask, (0, 0), 1.5)
             return np.clip(out * gain[:, :, None], 0, 255).astype(np.uint8)
         return image
+
+
+def print_on(background: np.ndarray, printed, deck: str) -> np.ndarray:
+    """The table plane with cards printed on it: their faces drawn flat, casting no shadow."""
+    h, w = background.shape[:2]
+    out = background.astype(np.float32)
+    for placement in printed:
+        sprite = card_sprite(load_face(deck, placement.card), np.random.default_rng(0), 0.0)
+        matrix = item_matrix(placement, (sprite.shape[1], sprite.shape[0]))
+        warped = cv2.warpPerspective(sprite, matrix, (w, h), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        alpha = warped[:, :, 3:] / 255.0
+        out = out * (1.0 - alpha) + warped[:, :, :3] * alpha
+    return np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _exposed(background: np.ndarray, low: float = 80.0) -> np.ndarray:

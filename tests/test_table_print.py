@@ -178,3 +178,22 @@ def test_a_print_that_cannot_be_saved_is_one_clear_line(tmp_path):
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert out.returncode == 2 and "cannot save the table's print" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_the_demo_on_a_printed_mat_learns_its_print_and_still_reads_the_cards_laid(recognizer, tmp_path):
+    from device.config import Config
+    from sim.demo_game import _past_the_print
+    from sim.frames import TablePainter
+    from sim.table_script import TableStep
+    from vision.zone_names import CENTRE, seat
+
+    painter = TablePainter(1, printed=True)
+    plain = TablePainter(1)
+    empty = TableStep(zones=())
+    assert {str(r.card) for r in recognizer.recognize(painter.draw(empty, 0))} == {"AS", "AH"}
+    assert recognizer.recognize(plain.draw(empty, 0)) == []
+    reads = _past_the_print(Config(state_dir=tmp_path), painter, recognizer, tmp_path, None)
+    assert reads.recognize(painter.draw(empty, 0)) == [] and (tmp_path / "table_print.json").is_file()
+    laid = TableStep(zones=((seat(0), tuple(Card.parse(c) for c in ("AS", "5D", "JC"))),
+                            (CENTRE, (Card.parse("AH"),))))
+    assert sorted(str(r.card) for r in reads.recognize(painter.draw(laid, 1))) == ["5D", "AH", "AS", "JC"]

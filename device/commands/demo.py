@@ -40,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", choices=VARIANT_NAMES, default="six-card",
                         help="which cribbage: six-card for two (default), five-card, seven-card, "
                              "three-player, or four-player in partnerships")
+    parser.add_argument("--printed-table", nargs="?", const="learnt", choices=("learnt", "unlearnt"),
+                        default=None,
+                        help="play on a mat printed with two aces of another deck; the device first learns "
+                             "the empty table as `muggins calibrate --table` does (unlearnt: it does not, "
+                             "to show what the print does to a game)")
     parser.add_argument("--web", metavar="[HOST:]PORT", default=None,
                         help="watch the game on the table's web page, served here (a PORT alone: on every "
                              "interface); it keeps showing the final board until interrupted")
@@ -51,4 +56,4 @@ def run(args) -> int:
     return run_demo(DemoOptions(seed=args.seed, speed=args.speed, json=args.json, mute=args.mute,
                                 state_dir=args.state_dir, new_game=args.new_game, deck=args.deck,
                                 variant=args.variant, web=args.web, faces=args.faces,
-                                decks_dir=args.decks_dir))
+                                decks_dir=args.decks_dir, printed_table=args.printed_table))
