@@ -151,3 +151,28 @@ def test_the_build_says_how_to_get_a_repository_it_has_no_clone_of(tmp_path):
     assert counts == {"written": 0, "present": 0, "missing": 1}
     assert len(said) == 1 and "git clone https://github.com/a/steered" in said[0]
     assert str(tmp_path / "mirrors" / "a+steered" / "repo") in said[0]
+
+
+def test_a_photo_deleted_before_the_sources_commit_is_read_at_the_commit_its_label_names(tmp_path):
+    import subprocess
+
+    from bench.real.build import build
+
+    repo = tmp_path / "mirrors" / "a+steered" / "repo"
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "old.jpg").write_bytes(b"the old photo")
+    subprocess.run(git + ["add", "old.jpg"], check=True)
+    subprocess.run(git + ["commit", "-qm", "a photo"], check=True)
+    first = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    subprocess.run(git + ["rm", "-q", "old.jpg"], check=True)
+    subprocess.run(git + ["commit", "-qm", "gone"], check=True)
+    last = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    labels = [{"source": "a/steered", "path": "old.jpg", "cards": ["AS"]}]
+    said = []
+    assert build(tmp_path / "mirrors", tmp_path / "out", labels, {"a/steered": {"commit": last}},
+                 log=said.append)["missing"] == 1
+    labels[0]["commit"] = first
+    assert build(tmp_path / "mirrors", tmp_path / "out", labels, {"a/steered": {"commit": last}},
+                 log=said.append)["written"] == 1
+    assert (tmp_path / "out" / "a+steered" / "old.jpg").read_bytes() == b"the old photo"

@@ -96,8 +96,8 @@ def build(mirror_root: Path, out: Path, labels: list[dict], sources: dict[str, d
             counts["missing"] += len(todo)
             continue
         lost = 0
-        for item, target in todo:
-            data = read_blob(gitdir, source["commit"], item["path"])
+        for item, target in todo:  # a label may name the commit holding a photo deleted before the source's
+            data = read_blob(gitdir, item.get("commit", source["commit"]), item["path"])
             if data is None:
                 lost += 1
                 continue
