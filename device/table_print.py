@@ -7,8 +7,8 @@ reads on it with no card laid is print. Each such read (a card, or an outline le
 spot, where it lies and how long it is, as shares of the frame, so another camera resolution keeps it.
 In play a read at a spot, within half the printed card's length of it, is dropped where it names the
 printed card or is unread; any other card read there is a card laid on the print, and is kept.
-A card laid squarely on the print it shows itself, or left unread there, goes unseen: the players are
-told so when the print is learnt.
+A card laid squarely on a printed copy of itself, or left unread on the print, goes unseen: the players
+are told so when the print is learnt.
 
 The spots live in the state directory, `table_print.json`; a file that cannot be read is told once
 and cards are read as if the table were plain.
@@ -23,9 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+import numpy as np
+
 from cribbage.cards import Card, InvalidCardError
 from device.errors import DeviceError
 from device.files import write_text_atomically
+from vision.one_card import long_side
 
 FILE_NAME = "table_print.json"
 NEAR = 0.5  # a read within this share of a printed card's length of its spot is the print read again
@@ -62,7 +65,7 @@ class TablePrint:
     def from_recognitions(cls, recognitions: Iterable, width: int, height: int) -> "TablePrint":
         """The print of an empty table, from the recognizer's reads of one frame of it."""
         return cls(tuple(PrintedCard(rec.card, (rec.centre[0] / width, rec.centre[1] / height),
-                                     _long_side(rec.quad) / height) for rec in recognitions))
+                                     long_side(np.asarray(rec.quad, np.float64)) / height) for rec in recognitions))
 
     def hides(self, recognition, width: int, height: int) -> bool:
         """Whether this read is the table's print read again."""
@@ -98,13 +101,6 @@ class TablePrint:
                 raise fail(f"its card {n} lies outside the frame")
             spots.append(PrintedCard(card, (x, y), length))
         return cls(tuple(spots))
-
-
-def _long_side(quad) -> float:
-    """The outline's long side, in pixels (the mean of its two longer opposite sides)."""
-    points = [tuple(map(float, p)) for p in quad]
-    sides = [math.dist(points[i], points[(i + 1) % 4]) for i in range(4)]
-    return max(sides[0] + sides[2], sides[1] + sides[3]) / 2
 
 
 def print_path(config, state_dir: Path | None = None) -> Path:
