@@ -151,7 +151,9 @@ class ReadsPastPrint:
         height, width = image.shape[:2]
         return self.table_print.without_print(self.inner.recognize(image), width, height)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str):  # only for names not set here: the inner recognizer's settings
+        if name == "inner":
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
 
