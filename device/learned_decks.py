@@ -22,13 +22,18 @@ def config_path(given: Path | None) -> Path | None:
     return Path(os.environ["MUGGINS_CONFIG"]) if os.environ.get("MUGGINS_CONFIG") else None
 
 
+def state_folder(config, state_dir: Path | None = None) -> Path:
+    """The state directory: state_dir where given, else $MUGGINS_STATE_DIR where set, else the config's."""
+    if state_dir is None and os.environ.get("MUGGINS_STATE_DIR"):
+        state_dir = Path(os.environ["MUGGINS_STATE_DIR"])
+    return Path(state_dir if state_dir is not None else config.state_dir)
+
+
 def decks_folder(config, decks_dir: Path | None = None, state_dir: Path | None = None) -> Path:
     """--decks-dir where given, else the state directory's decks/ folder."""
     if decks_dir is not None:
         return Path(decks_dir)
-    if state_dir is None and os.environ.get("MUGGINS_STATE_DIR"):
-        state_dir = Path(os.environ["MUGGINS_STATE_DIR"])
-    return Path(state_dir if state_dir is not None else config.state_dir) / DECKS_FOLDER
+    return state_folder(config, state_dir) / DECKS_FOLDER
 
 
 def deck_in_play(name: str | None, folder: Path, tell: Callable[[str], None]):

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -28,6 +27,7 @@ import numpy as np
 from cribbage.cards import Card, InvalidCardError
 from device.errors import DeviceError
 from device.files import write_text_atomically
+from device.learned_decks import state_folder
 from vision.one_card import long_side
 
 FILE_NAME = "table_print.json"
@@ -104,10 +104,8 @@ class TablePrint:
 
 
 def print_path(config, state_dir: Path | None = None) -> Path:
-    """The table print's file: in state_dir where given, else $MUGGINS_STATE_DIR, else the config's."""
-    if state_dir is None and os.environ.get("MUGGINS_STATE_DIR"):
-        state_dir = Path(os.environ["MUGGINS_STATE_DIR"])
-    return Path(state_dir if state_dir is not None else config.state_dir) / FILE_NAME
+    """The table print's file, in the state directory (device.learned_decks.state_folder)."""
+    return state_folder(config, state_dir) / FILE_NAME
 
 
 def save_print(path: Path, table_print: TablePrint) -> None:

@@ -4,8 +4,9 @@ Cards of a held-out deck (one the card classifier never trained on) are laid whe
 — a row in front of each player, the starter face up on the face-down stock in the centre, the crib
 beside the dealer's hand — on one table and under one slightly tilted camera for the whole game, with
 the renderer's compositor. The table may be a mat printed with two aces of another deck, flat, at the
-ends of the centre zone, where no card is laid (device/table_print.py: what the device learns to read past). Each picture depends only on the seed and the step number, so a resumed demo draws
-exactly the frames an uninterrupted one would.
+ends of the centre zone, where no card is laid (device/table_print.py: what the device learns to read
+past). Each picture depends only on the seed and the step number, so a resumed demo draws exactly the
+frames an uninterrupted one would.
 """
 
 from __future__ import annotations
@@ -85,11 +86,10 @@ class TablePainter:
         self.stock_turn = float(stock.normal(0.0, STOCK_TURN))
         self.zones: Zones = zones if zones is not None else table_zones(size, players)
         self.card_h = CARD_HEIGHT_SHARE * size[1]
-        self.printed: tuple[Placement, ...] = ()
         if printed:
-            self.printed = tuple(Placement(Card.parse(card), (across * size[0], size[1] / 2), 0.0, self.card_h)
-                                 for card, across in PRINTED)
-            self.background = print_on(self.background, self.printed, self.print_deck)
+            self.background = print_on(self.background, [
+                Placement(Card.parse(card), (across * size[0], size[1] / 2), 0.0, self.card_h)
+                for card, across in PRINTED], self.print_deck)
 
     @property
     def print_deck(self) -> str:
