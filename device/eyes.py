@@ -89,11 +89,10 @@ def recognizer_for(camera, decks_dir: Path, tell: Callable[[str], None], print_f
     recognizer = Recognizer(card_length=camera.card_length, deck=deck_in_play(camera.deck, decks_dir, tell))
     if print_file is None:
         return recognizer
-    from device.table_print import ReadsPastPrint, print_in_play
+    from device.table_print import print_in_play, reading_past
 
     table_print = print_in_play(print_file, tell)
-    if table_print is None or not table_print.cards:
-        return recognizer
-    tell(f"reading past the table's print: {len(table_print.cards)} printed card(s) learnt by "
-         "`muggins calibrate --table`")
-    return ReadsPastPrint(recognizer, table_print)
+    if table_print is not None and table_print.cards:
+        tell(f"reading past the table's print: {len(table_print.cards)} printed card(s) learnt by "
+             "`muggins calibrate --table`")
+    return reading_past(recognizer, table_print)

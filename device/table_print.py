@@ -109,8 +109,13 @@ def print_path(config, state_dir: Path | None = None) -> Path:
 
 
 def save_print(path: Path, table_print: TablePrint) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomically(path, json.dumps(table_print.to_dict(), indent=1) + "\n")
+    """Keep the print at path; a DeviceError says where it could not be written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomically(path, json.dumps(table_print.to_dict(), indent=1) + "\n")
+    except OSError as exc:
+        raise DeviceError(f"cannot save the table's print to {path}: {exc.strerror or exc} (run as the "
+                          "device's user, or set MUGGINS_STATE_DIR)") from None
 
 
 def load_print(path: Path) -> TablePrint | None:
@@ -153,6 +158,18 @@ class ReadsPastPrint:
         if name == "inner":
             raise AttributeError(name)
         return getattr(self.inner, name)
+
+
+def plain_reader(recognizer):
+    """The recognizer without the print it reads past: the empty table is learnt with it, never past
+    an older print."""
+    return recognizer.inner if isinstance(recognizer, ReadsPastPrint) else recognizer
+
+
+def reading_past(recognizer, table_print: TablePrint | None):
+    """The recognizer reading past this print (the plain one where the print holds nothing)."""
+    plain = plain_reader(recognizer)
+    return ReadsPastPrint(plain, table_print) if table_print is not None and table_print.cards else plain
 
 
 def describe(table_print: TablePrint) -> str:

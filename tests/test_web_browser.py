@@ -1,6 +1,6 @@
 """The web page in a real browser (Debian's chromium, driven by chromedriver through Selenium), used
 the way a person would: pair with the PIN, claim a count, read the board, drag a zone and save it, read a
-suit of the deck.
+suit of the deck, learn the table's print.
 
 Needs `chromium` and `chromium-driver` (.ci/run installs them); skipped, saying so, without them.
 Set MUGGINS_SCREENSHOTS=DIR to keep a picture of each page there (docs/screenshots/ holds the ones
@@ -255,6 +255,38 @@ def test_learn_a_suit_of_the_deck_and_save_it(browser, tmp_path):
         assert tomllib.loads(table.config_path.read_text())["camera"]["deck"] == "home"
         assert len(load_deck(table.config_path.parent / "state" / "decks", "home").cards) == 13
         screenshot(browser, shots(tmp_path) / "setup-deck.png")
+    finally:
+        table.close()
+
+
+def test_learn_the_printed_mat_from_the_phone(browser, tmp_path):
+    """The demo's mat, printed with two aces, learnt empty from the set-up page: read past at once."""
+    from sim.frames import TablePainter
+    from sim.table_script import TableStep
+    from vision.recognizer import Recognizer
+    from web_table import StillCamera
+
+    camera = StillCamera()
+    camera.image = TablePainter(1, printed=True).draw(TableStep(zones=()), 0)
+    table = WebTable(tmp_path, camera=camera, recognizer=Recognizer())
+    table.run_loop()
+    try:
+        browser.get(f"http://127.0.0.1:{table.port}/setup")
+        wait_for(browser, lambda d: len(d.find_elements("css selector", "#zones polygon.card")) == 2,
+                 "the printed aces outlined as cards")
+        assert text_of(browser, "#print-now") == "the empty table is not learned: cards are read as on a plain table"
+        pair(browser, "246810")
+        wait_for(browser, lambda d: not by_css(d, "#pair").is_displayed(), "paired")
+        browser.execute_script("document.getElementById('print').scrollIntoView()")
+        by_css(browser, "#learn-table").click()
+        wait_for(browser, lambda d: "Saved in" in text_of(d, "#print-message"), "the table learnt")
+        assert text_of(browser, "#print-message").startswith("the empty table shows 2 things the device reads")
+        assert text_of(browser, "#print-now").startswith("reading past the table's print: the ace of ")
+        wait_for(browser, lambda d: not d.find_elements("css selector", "#zones polygon.card"),
+                 "the print no longer outlined as cards")
+        assert (table.config_path.parent / "state" / "table_print.json").is_file()
+        fits_the_phone(browser)
+        screenshot(browser, shots(tmp_path) / "setup-print.png")
     finally:
         table.close()
 

@@ -99,13 +99,7 @@ def _learn_table(config, image, png: Path | None) -> int:
 
     table_print, recognitions = table_print_of(config, image)
     path = print_path(config)
-    try:
-        save_print(path, table_print)
-    except OSError as exc:
-        from device.errors import DeviceError
-
-        raise DeviceError(f"cannot save the table's print to {path}: {exc.strerror or exc} (run as the "
-                          "device's user, or set MUGGINS_STATE_DIR)") from None
+    save_print(path, table_print)
     print(describe(table_print))
     print(f"saved {path}")
     if png is not None:

@@ -47,6 +47,7 @@ class SetUp:
     camera: object = None                              # device.web.camera_view.CameraView
     measure_card: Callable | None = None               # image -> a card's long side in pixels
     learner: object = None                             # device.web.deck_learning.DeckLearner
+    table: object = None                               # device.web.table_learning.TableLearner
     extra: dict = field(default_factory=dict)
 
 
@@ -143,6 +144,7 @@ class WebServer:
             app.router.add_post(f"/api/{action}", self._action)
         app.router.add_post("/api/zones", self._zones)
         app.router.add_post("/api/card-length", self._card_length)
+        app.router.add_post("/api/table-print", self._table_print)
         app.router.add_post("/api/settings", self._settings)
         app.router.add_post("/api/deck/suit", self._deck_suit)
         app.router.add_post("/api/deck/save", self._deck_save)
@@ -304,6 +306,12 @@ class WebServer:
 
         return await self._saving(measure_card, self.setup)
 
+    async def _table_print(self, request):
+        await self._body(request, {})
+        from device.web.setup_info import learn_table
+
+        return await self._saving(learn_table, self.setup)
+
     async def _settings(self, request):
         body = await self._body(request, {"toml": str, "save": bool}, ("toml",))
         from device.web.setup_info import save_settings
@@ -350,7 +358,7 @@ class NoConfigFile(DeviceError):
 
 
 class NoLearning(DeviceError):
-    """The page runs without a camera (a table served on its own): there is no deck to learn."""
+    """The page runs without a camera (a table served on its own): there is no deck or table to learn."""
 
 
 def _same_origin(request: web.Request) -> bool:

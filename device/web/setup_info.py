@@ -1,5 +1,5 @@
-"""The set-up page's work, off the server's loop: what it shows, and the zones, card size and settings
-it saves (checked by the config loader's rules, saved by device.web.settings)."""
+"""The set-up page's work, off the server's loop: what it shows, and the zones, card size, table's print
+and settings it saves (checked by the config loader's rules, saved by device.web.settings)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ def setup_info(setup) -> dict:
     info: dict = {"config_path": None, "toml": "", "camera": image is not None, "width": None, "height": None,
                   "zones": {}, "cards": [], "card_length": None, "players": [],
                   "can_measure": setup.measure_card is not None, "can_learn": setup.learner is not None,
-                  "decks": [] if setup.learner is None else setup.learner.known(), "deck": None}
+                  "decks": [] if setup.learner is None else setup.learner.known(), "deck": None,
+                  "table_print": None if setup.table is None else setup.table.state()}
     if config is None:
         return info
     info["players"] = list(config.game.players)
@@ -83,6 +84,18 @@ def measure_card(setup) -> dict:
     settings.save_config_text(path, settings.setting_text(path, "camera", "card_length", length))
     return {"card_length": length, "saved": str(path),
             "message": f"a card is {length} pixels long: saved as [camera] card_length in {path}"}
+
+
+def learn_table(setup) -> dict:
+    """Learn the empty table in the camera's view as its print, read past from now on."""
+    from device.web.server import NoLearning
+
+    if setup.table is None:
+        raise NoLearning("this table has no camera and recognizer to learn the table with")
+    image = None if setup.camera is None else setup.camera.image
+    if image is None:
+        raise UsageError("no camera picture yet to learn the table from")
+    return setup.table.learn(image.copy())
 
 
 def deck_in_config(setup, name: str):

@@ -79,7 +79,8 @@ class TablePage:
             self.server.presses = phone
         self.server.state_dir = device.state_dir
         self.server.setup = SetUp(config=device.config, camera=camera, measure_card=measure,
-                                  learner=_deck_learner(device, camera, watched))
+                                  learner=_deck_learner(device, camera, watched),
+                                  table=_table_learner(device, watched))
         self.server.dial_max = device.config.panel.dial_max
         self.view = view
         self.server.publish(view.snapshot())
@@ -132,6 +133,16 @@ def _deck_learner(device, camera: CameraView, watched: WatchedRecognizer | None)
             return suit_row(generic[0], image, suit)
 
     return DeckLearner(read_suit, decks_folder(device.config, state_dir=device.state_dir), camera)
+
+
+def _table_learner(device, watched: WatchedRecognizer | None):
+    """Learning the table's print from the page, saved where `muggins run` looks (None: no recognizer)."""
+    if watched is None:
+        return None
+    from device.table_print import print_path
+    from device.web.table_learning import TableLearner
+
+    return TableLearner(watched, device.config, print_path(device.config, device.state_dir))
 
 
 def open_page(listen: str, *, json_lines: bool = False, out: TextIO | None = None,

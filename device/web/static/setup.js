@@ -1,6 +1,6 @@
 // Set-up: the camera's view with the zones over it (corners dragged into place), the card size measured
-// from a card laid down, the players' deck learned suit by suit from the camera, and the config's settings
-// checked and saved by the device's own rules.
+// from a card laid down, the table's print learned from the empty table, the players' deck learned suit by
+// suit from the camera, and the config's settings checked and saved by the device's own rules.
 import { getJSON, pairingForm, post, say } from "/static/common.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -158,6 +158,16 @@ function learnDeck() {
   });
 }
 
+// What the device reads past: the table's print as last learned, or why its file cannot be used.
+function showPrint(print) {
+  if (!print) return;
+  const names = print.cards.map((name) => (name === null ? "an outline left unread" : `the ${name}`));
+  say($("print-now"), print.error ? print.error
+    : !print.learnt ? "the empty table is not learned: cards are read as on a plain table"
+      : names.length ? `reading past the table's print: ${names.join(", ")}`
+        : "the empty table is learned: it shows nothing read as a card", print.error ? "bad" : undefined);
+}
+
 async function start() {
   info = await getJSON("/api/setup");
   zones = structuredClone(info.zones);
@@ -179,6 +189,14 @@ async function start() {
     say($("card-message"), "measuring…");
     const r = await post("/api/card-length", {});
     say($("card-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
+  });
+  $("print").classList.toggle("hidden", !info.table_print);
+  showPrint(info.table_print);
+  $("learn-table").addEventListener("click", async () => {
+    say($("print-message"), "reading the empty table…");
+    const r = await post("/api/table-print", {});
+    say($("print-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
+    if (r.ok) showPrint(r.body);
   });
   $("learn").classList.toggle("hidden", !info.can_learn);
   $("deck-use").closest("label").classList.toggle("hidden", !info.config_path);
