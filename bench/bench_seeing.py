@@ -15,6 +15,10 @@ report the processes' CPU time, which other work on a shared machine does not in
 Targets (issue 44): misread 0; as scripted in every game; asked to move <= 1 % of cards laid; the
 wall time of --speed max no more than 20 % above the plain demo's.
 
+On a printed mat: PRINTED_SEEDS games of each deck with `--printed-table` (a cloth printed with two aces
+of another held-out deck, learnt empty first as `muggins calibrate --table` learns it), beside the
+plain game of the same deck and seed: the print must cost no misread and no game its script.
+
 Where the real photographs are on this machine (`python -m bench.real.build`), a real deck is played
 too: the 52 faces of yuchenrao/EECS349-Card-Classification-Project's deck, one phone photo a card on a
 grey table, each cut out along the outline the recognizer finds (the label names the card, not the
@@ -23,7 +27,8 @@ figures are only reported, nothing is chosen by them.
 
 Run: make bench BENCH=seeing   (or .venv/bin/python -m bench seeing; MUGGINS_BENCH_SEEDS=2 for fewer
 seeds, MUGGINS_BENCH_REAL_SEEDS for the real deck's: as many as the held-out decks' by default, 0 for
-none; MUGGINS_BENCH_DECKS=greywyvern,penguins for some of the held-out decks only)
+none; MUGGINS_BENCH_PRINTED_SEEDS for the printed mat's, 1 by default, 0 for none;
+MUGGINS_BENCH_DECKS=greywyvern,penguins for some of the held-out decks only)
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from bench.machine import describe
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_SEEDS", "5")))
 REAL_SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_REAL_SEEDS", str(len(SEEDS)))))
+PRINTED_SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_PRINTED_SEEDS", "1")))
 FIGURES = ("cards_laid", "read_at_first_sight", "asked_to_move", "misread")
 REAL_DECK = "yuchenrao/EECS349-Card-Classification-Project"  # one photo of each card of one deck
 FACE_SIZE = (250, 350)  # a face cut from a photo: a poker card's shape
@@ -132,8 +138,10 @@ def asks_journaled(state_dir: Path, dark: int) -> tuple[int, int]:
     return len(asks), sum(e.step == dark for e in asks)
 
 
-def play(deck: str, seed: int, faces: Path | None, state_dir: Path) -> Game:
+def play(deck: str, seed: int, faces: Path | None, state_dir: Path, printed: bool = False) -> Game:
     table = ["--faces", str(faces)] if faces is not None else ["--deck", deck]
+    if printed:
+        table.append("--printed-table")
     command = [sys.executable, "-m", "device.cli", "demo", "--seed", str(seed), "--speed", "max", "--json", "--mute",
                "--state-dir", str(state_dir), *table]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -210,6 +218,8 @@ def main() -> None:
                       flush=True)
         if plain:
             report(with_faces, plain)
+        if PRINTED_SEEDS:
+            play_printed(decks, plain, states)
         if REAL_SEEDS:
             play_real(Path(tmp), states)
 
@@ -231,6 +241,26 @@ def report(with_faces: list[Game], plain: list[Game]) -> None:
            and asked <= 0.01 * laid and wall_f <= 1.2 * wall_p)
     print(f"targets (misread 0, as scripted every game, asked <= 1 % of laid, wall <= +20 %): "
           f"{'met' if met else 'NOT met'}")
+
+
+def play_printed(decks: list[str], plain: list[Game], states: Path) -> None:
+    """Each deck's games on the printed mat, learnt first, beside its plain games of the same seeds."""
+    print("on a mat printed with two aces of another deck, learnt empty first (--printed-table): "
+          "first sight and asked beside the plain game's")
+    played, beside = [], []
+    for deck in decks:
+        for seed in PRINTED_SEEDS:
+            game = play(deck, seed, None, states / f"{deck}-{seed}-printed", printed=True)
+            base = next((g for g in plain if g.deck == deck and g.seed == seed), None)
+            played.append(game)
+            if base is not None:
+                beside.append(base)
+            was = "" if base is None else (f"   plain: {base.seeing['read_at_first_sight']} first, "
+                                            f"{base.seeing['asked_to_move']} asked")
+            print(f"{row(game)}{was}", flush=True)
+    print(summary("on the printed mat", played))
+    if beside:
+        print(summary("the same decks and seeds plain", beside))
 
 
 def play_real(tmp: Path, states: Path) -> None:
