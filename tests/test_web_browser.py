@@ -284,6 +284,7 @@ def test_learn_the_printed_mat_from_the_phone(browser, tmp_path):
         assert text_of(browser, "#print-now").startswith("reading past the table's print: the ace of ")
         wait_for(browser, lambda d: not d.find_elements("css selector", "#zones polygon.card"),
                  "the print no longer outlined as cards")
+        assert len(browser.find_elements("css selector", "#zones circle.print")) == 2   # circled as print
         assert (table.config_path.parent / "state" / "table_print.json").is_file()
         fits_the_phone(browser)
         screenshot(browser, shots(tmp_path) / "setup-print.png")

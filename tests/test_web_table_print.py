@@ -60,7 +60,7 @@ def test_learning_the_table_needs_a_paired_phone_a_strict_body_and_a_picture(tab
     status, body, _ = table.post("/api/table-print", {"cards": []})
     assert status == 400 and "unknown field 'cards'" in body["error"]
     assert not printed(table).exists()
-    assert table.get("/api/setup")[1]["table_print"] == {"learnt": False, "cards": [], "error": None}
+    assert table.get("/api/setup")[1]["table_print"] == {"learnt": False, "cards": [], "spots": [], "error": None}
 
 
 def test_the_empty_mat_learnt_is_read_past_from_the_next_frame_and_learnt_again_the_same(table):
@@ -74,7 +74,14 @@ def test_the_empty_mat_learnt_is_read_past_from_the_next_frame_and_learnt_again_
     assert sorted(c["card"] for c in json.loads(printed(table).read_text())["cards"]) == ["AH", "AS"]
     assert reads(table) == []
     assert isinstance(table.device.parts.recognizer.recognizer, ReadsPastPrint)
-    assert sorted(table.get("/api/setup")[1]["table_print"]["cards"]) == ["ace of hearts", "ace of spades"]
+    state = table.get("/api/setup")[1]["table_print"]
+    assert sorted(state["cards"]) == ["ace of hearts", "ace of spades"] and state["error"] is None
+    # each spot circled where its ace is printed (sim/frames.py: across the frame at PRINTED's shares)
+    from sim.frames import PRINTED
+
+    for spot in state["spots"]:
+        across = dict(PRINTED)[spot["card"]]
+        assert abs(spot["centre"][0] - across) < 0.03 and 0.5 * 0.2 < spot["reach"] < 0.5 * 0.45
 
     # learnt again, the table is read without the print already learnt: the same two aces, not none
     status, body, _ = table.post("/api/table-print", {})

@@ -20,17 +20,17 @@ class TableLearner:
         self.watched, self.config, self.path = watched, config, Path(path)
 
     def state(self) -> dict:
-        """What the page says of the print: its cards' names (None: an outline left unread), or why
-        the file cannot be used; "learnt" is False where the table was never learnt."""
+        """What the page shows of the print (_shown), or why the file cannot be used; "learnt" is False
+        where the table was never learnt."""
         from device.table_print import TablePrintError, load_print
 
         try:
             table_print = load_print(self.path)
         except TablePrintError as exc:
-            return {"learnt": False, "cards": [], "error": str(exc)}
+            return {"learnt": False, "cards": [], "spots": [], "error": str(exc)}
         if table_print is None:
-            return {"learnt": False, "cards": [], "error": None}
-        return {"learnt": True, "cards": _names(table_print), "error": None}
+            return {"learnt": False, "cards": [], "spots": [], "error": None}
+        return {**_shown(table_print), "error": None}
 
     def learn(self, image) -> dict:
         """Read the empty table in `image`, keep what reads as a card as its print, read past it from
@@ -43,9 +43,16 @@ class TableLearner:
             table_print, _ = table_print_of(self.config, image, plain)
             save_print(self.path, table_print)
             self.watched.recognizer = reading_past(plain, table_print)
-        return {"learnt": True, "cards": _names(table_print), "saved": str(self.path),
+        return {**_shown(table_print), "saved": str(self.path),
                 "message": f"{describe(table_print)}. Saved in {self.path}."}
 
 
-def _names(table_print) -> list[str | None]:
-    return [None if spot.card is None else spot.card.name for spot in table_print.cards]
+def _shown(table_print) -> dict:
+    """The print's cards by name (None: an outline left unread) and the spots where reads are dropped:
+    centre as shares of the frame's width and height, reach as a share of its height."""
+    from device.table_print import NEAR
+
+    return {"learnt": True,
+            "cards": [None if spot.card is None else spot.card.name for spot in table_print.cards],
+            "spots": [{"card": None if spot.card is None else str(spot.card), "centre": list(spot.centre),
+                       "reach": NEAR * spot.length} for spot in table_print.cards]}

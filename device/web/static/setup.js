@@ -40,6 +40,11 @@ function drawZones() {
     svg.append(node("text", { x, y: y - handle / 3, fill: "#6bd48c", "font-size": handle * 1.1, "font-weight": 700,
                               stroke: "#000", "stroke-width": handle / 6, "paint-order": "stroke" }, card.card || "?"));
   }
+  for (const spot of (info.table_print && info.table_print.spots) || []) {
+    svg.append(node("circle", { cx: spot.centre[0] * info.width, cy: spot.centre[1] * info.height,
+                                r: spot.reach * info.height, fill: "none", stroke: "#f0c040", class: "print",
+                                "stroke-width": handle / 5, "stroke-dasharray": `${handle / 2} ${handle / 3}` }));
+  }
   for (const [name, points] of Object.entries(zones)) {
     const colour = colourOf(name);
     svg.append(node("polygon", { points: points.map((p) => p.join(",")).join(" "), fill: colour,
@@ -104,7 +109,7 @@ async function refreshCards() {
   try {
     const fresh = await getJSON("/api/setup");
     const first = !info || !info.width;
-    info.cards = fresh.cards; info.camera = fresh.camera;
+    info.cards = fresh.cards; info.camera = fresh.camera; info.table_print = fresh.table_print;
     if (first && fresh.width) { info = fresh; zones = structuredClone(fresh.zones); showCamera(); }
     if (!drag) drawZones();
   } catch (e) { /* the device may be restarting: try again next time */ }
@@ -158,7 +163,8 @@ function learnDeck() {
   });
 }
 
-// What the device reads past: the table's print as last learned, or why its file cannot be used.
+// What the device reads past: the table's print as last learned (its spots circled over the view by
+// drawZones), or why its file cannot be used.
 function showPrint(print) {
   if (!print) return;
   const names = print.cards.map((name) => (name === null ? "an outline left unread" : `the ${name}`));
@@ -196,7 +202,7 @@ async function start() {
     say($("print-message"), "reading the empty table…");
     const r = await post("/api/table-print", {});
     say($("print-message"), r.ok ? r.body.message : r.body.error || `refused (${r.status})`, r.ok ? "good" : "bad");
-    if (r.ok) showPrint(r.body);
+    if (r.ok) { info.table_print = r.body; showPrint(r.body); drawZones(); }
   });
   $("learn").classList.toggle("hidden", !info.can_learn);
   $("deck-use").closest("label").classList.toggle("hidden", !info.config_path);
