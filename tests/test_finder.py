@@ -280,3 +280,19 @@ def test_refining_a_rounded_cards_outline_finds_its_square_corners():
         refined = _refine(rough, contour.reshape(-1, 2).astype(np.float32))
         assert corner_error(rough, corners) > 3.0  # the hull's corners lie on the rounding
         assert corner_error(refined, corners) < 1.5
+
+
+def test_a_rows_end_whose_outline_points_lie_along_one_line_across_is_upright_and_quiet():
+    """Points near a row's end all at one height give no slope: the end is the upright line there,
+    with no fit (numpy's fit of such points warns that it is rank deficient)."""
+    import warnings
+
+    from vision.finder.rows import EdgeLine, _end_line
+
+    across = np.array([[x, 50.0] for x in np.linspace(95, 105, 12)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _end_line(across, 100.0, 200.0, 0.0, 100.0) == EdgeLine(100.0, 0.0)
+    slanted = np.array([[100.0 + 0.1 * (y - 50), y] for y in np.linspace(25, 75, 12)])
+    line = _end_line(slanted, 100.0, 200.0, 0.0, 100.0)
+    assert line.x == pytest.approx(100.0) and line.tilt == pytest.approx(0.1)

@@ -177,12 +177,12 @@ def _end_line(points: np.ndarray, x_end: float, along: float, top: float,
     """The straight outline at one end of a turned row.
 
     Fitted to the outline points near that end, away from the rounded corners; a vertical line at
-    the end when too few points are there.
+    the end when too few points are there, or they lie along one line across and so give no slope.
     """
     mid, span = (top + bottom) / 2, bottom - top
     near = points[(np.abs(points[:, 0] - x_end) < 0.12 * along) &
                   (np.abs(points[:, 1] - mid) < 0.35 * span)]
-    if len(near) < 6:
+    if len(near) < 6 or np.ptp(near[:, 1]) < 1.0:
         return EdgeLine(x_end, 0.0)
     slope, offset = np.polyfit(near[:, 1] - mid, near[:, 0], 1)
     if abs(slope) > 0.27 or abs(offset - x_end) > 0.1 * along:
