@@ -112,6 +112,7 @@ async function refreshCards() {
     info.cards = fresh.cards; info.camera = fresh.camera; info.table_print = fresh.table_print;
     if (first && fresh.width) { info = fresh; zones = structuredClone(fresh.zones); showCamera(); }
     if (!drag) drawZones();
+    showPrint(info.table_print);   // learnt from another phone, or its file mended
   } catch (e) { /* the device may be restarting: try again next time */ }
 }
 
