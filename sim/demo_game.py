@@ -225,14 +225,14 @@ def _past_the_print(config: Config, painter, recognizer, state_dir: Path, out: T
     """The empty table learnt as `muggins calibrate --table` learns it (device/table_print.py), kept in
     the state directory, and the recognizer that reads past its print."""
     from device.calibration import table_print_of
-    from device.table_print import ReadsPastPrint, describe, print_path, save_print
+    from device.table_print import describe, print_path, reading_past, save_print
     from sim.table_script import TableStep
 
     table_print, _ = table_print_of(config, painter.draw(TableStep(zones=()), -1), recognizer)
     save_print(print_path(config, state_dir), table_print)
     if out is not None:
         out.write(f"the empty table learnt: {describe(table_print)}\n")
-    return ReadsPastPrint(recognizer, table_print)
+    return reading_past(recognizer, table_print)
 
 
 def _speaks(options: DemoOptions) -> bool:
