@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MODEL = ROOT / "models" / "cards.onnx"
 
 
-def muggins(*args, timeout=120):
+def muggins(*args, timeout=120, env=None):
     return subprocess.run([sys.executable, "-m", "device.cli", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+                          timeout=timeout, cwd=ROOT, env=None if env is None else {**os.environ, **env})
 
 
 def write_config(path: Path, body: str) -> Path:
@@ -62,6 +63,23 @@ driver = "simulated"
     out = muggins("run", "--config", str(cfg))
     assert "moved aside" in out.stderr
     assert any(p.name.startswith(JOURNAL_NAME + ".corrupt-") for p in state.iterdir())
+
+
+def test_the_state_directory_in_the_environment_wins_over_the_config(tmp_path):
+    # As `muggins record` and `muggins deck` find it: the journal opened is $MUGGINS_STATE_DIR's.
+    chosen, configured = tmp_path / "chosen", tmp_path / "configured"
+    chosen.mkdir()
+    (chosen / JOURNAL_NAME).write_bytes(b"not a database at all" * 100)
+    cfg = write_config(tmp_path / "m.toml", f"""state_dir = "{configured}"
+[camera]
+source = "replay:{tmp_path}/no-frames"
+[board]
+driver = "simulated"
+""")
+    out = muggins("run", "--config", str(cfg), env={"MUGGINS_STATE_DIR": str(chosen)})
+    assert "moved aside" in out.stderr and "Traceback" not in out.stderr
+    assert any(p.name.startswith(JOURNAL_NAME + ".corrupt-") for p in chosen.iterdir())
+    assert not configured.exists()
 
 
 def test_calibrate_without_a_screen_writes_a_picture(tmp_path):

@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
 def _configured_state_dir(path: Path | None) -> Path:
     """The state directory `muggins run` would use with this config (or the default one)."""
     from device.config import load_config
+    from device.learned_decks import config_path
 
-    path = path or (Path(os.environ["MUGGINS_CONFIG"]) if os.environ.get("MUGGINS_CONFIG") else None)
-    return load_config(path).state_dir
+    return load_config(config_path(path)).state_dir
 
 
 # ---- text ---------------------------------------------------------------------------------------

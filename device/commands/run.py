@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 
@@ -11,7 +10,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None,
                         help="the TOML config (default: $MUGGINS_CONFIG, else built-in defaults)")
     parser.add_argument("--state-dir", type=Path, default=None,
-                        help="where the journal lives (default: the config's state_dir)")
+                        help="where the journal lives (default: $MUGGINS_STATE_DIR, else the config's state_dir)")
     parser.add_argument("--new-game", action="store_true",
                         help="archive the journal and start a new game instead of resuming")
     parser.add_argument("--web", metavar="[HOST:]PORT", default=None,
@@ -32,9 +31,9 @@ def web_address(args, config) -> str | None:
 def run(args) -> int:
     from device.app import Device
     from device.config import load_config
+    from device.learned_decks import config_path, state_folder
 
-    path = args.config or (Path(os.environ["MUGGINS_CONFIG"]) if os.environ.get("MUGGINS_CONFIG") else None)
-    config = load_config(path)
+    config = load_config(config_path(args.config))
     listen = web_address(args, config)
     if listen is not None:
         from device.web import require_aiohttp
@@ -42,9 +41,7 @@ def run(args) -> int:
 
         require_aiohttp()
         parse_listen(listen)  # a bad address is said before the camera is opened
-    state_dir = args.state_dir or (Path(os.environ["MUGGINS_STATE_DIR"])
-                                   if os.environ.get("MUGGINS_STATE_DIR") else None)
-    device = Device(config, state_dir=state_dir, new_game=args.new_game)
+    device = Device(config, state_dir=state_folder(config, args.state_dir), new_game=args.new_game)
     page = None
     if listen is not None:
         from device.web.table import serve
