@@ -50,17 +50,25 @@ engine = "none"
     assert out.returncode == 2 and "no such file or folder" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_a_foreign_journal_is_set_aside_and_said(tmp_path):
-    state = tmp_path / "state"
+def foreign_journal_in(state: Path) -> None:
     state.mkdir()
     (state / JOURNAL_NAME).write_bytes(b"not a database at all" * 100)
-    cfg = write_config(tmp_path / "m.toml", f"""state_dir = "{state}"
+
+
+def config_without_frames(tmp_path: Path, state: Path) -> Path:
+    """A config whose replay has no frames: `muggins run` opens the journal, then stops."""
+    return write_config(tmp_path / "m.toml", f"""state_dir = "{state}"
 [camera]
 source = "replay:{tmp_path}/no-frames"
 [board]
 driver = "simulated"
 """)
-    out = muggins("run", "--config", str(cfg))
+
+
+def test_a_foreign_journal_is_set_aside_and_said(tmp_path):
+    state = tmp_path / "state"
+    foreign_journal_in(state)
+    out = muggins("run", "--config", str(config_without_frames(tmp_path, state)))
     assert "moved aside" in out.stderr
     assert any(p.name.startswith(JOURNAL_NAME + ".corrupt-") for p in state.iterdir())
 
@@ -68,15 +76,9 @@ driver = "simulated"
 def test_the_state_directory_in_the_environment_wins_over_the_config(tmp_path):
     # As `muggins record` and `muggins deck` find it: the journal opened is $MUGGINS_STATE_DIR's.
     chosen, configured = tmp_path / "chosen", tmp_path / "configured"
-    chosen.mkdir()
-    (chosen / JOURNAL_NAME).write_bytes(b"not a database at all" * 100)
-    cfg = write_config(tmp_path / "m.toml", f"""state_dir = "{configured}"
-[camera]
-source = "replay:{tmp_path}/no-frames"
-[board]
-driver = "simulated"
-""")
-    out = muggins("run", "--config", str(cfg), env={"MUGGINS_STATE_DIR": str(chosen)})
+    foreign_journal_in(chosen)
+    out = muggins("run", "--config", str(config_without_frames(tmp_path, configured)),
+                  env={"MUGGINS_STATE_DIR": str(chosen)})
     assert "moved aside" in out.stderr and "Traceback" not in out.stderr
     assert any(p.name.startswith(JOURNAL_NAME + ".corrupt-") for p in chosen.iterdir())
     assert not configured.exists()
