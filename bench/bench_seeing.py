@@ -25,10 +25,18 @@ grey table, each cut out along the outline the recognizer finds (the label names
 recognizer) and straightened to an upright face. Its source is in the real set's report part: its
 figures are only reported, nothing is chosen by them.
 
+Synthetic font decks, where asked (MUGGINS_BENCH_FONT_DECKS=validation, or names such as fonts-1005): each
+deck's 52 faces drawn into a folder (sim/render/fontdecks.py, as the held-out decks' committed faces are
+flattened), and its SEEDS games played twice: as handed in, and with the deck learnt first from the same
+folder (`muggins deck learn`, then `--deck NAME --decks-dir D`), which is what a player whose deck the
+device misreads is told to do. The validation decks may steer: these games say what a player of a deck
+in an unseen font lives with, learnt or not. They need the fonts `make model` installs.
+
 Run: make bench BENCH=seeing   (or .venv/bin/python -m bench seeing; MUGGINS_BENCH_SEEDS=2 for fewer
 seeds, MUGGINS_BENCH_REAL_SEEDS for the real deck's: as many as the held-out decks' by default, 0 for
 none; MUGGINS_BENCH_PRINTED_SEEDS for the printed mat's, 1 by default, 0 for none;
-MUGGINS_BENCH_DECKS=greywyvern,penguins for some of the held-out decks only)
+MUGGINS_BENCH_DECKS=greywyvern,penguins for some of the held-out decks only, none for none;
+MUGGINS_BENCH_FONT_DECKS as above, none by default)
 """
 
 from __future__ import annotations
@@ -50,6 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_SEEDS", "5")))
 REAL_SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_REAL_SEEDS", str(len(SEEDS)))))
 PRINTED_SEEDS = range(1, 1 + int(os.environ.get("MUGGINS_BENCH_PRINTED_SEEDS", "1")))
+FONT_DECKS = os.environ.get("MUGGINS_BENCH_FONT_DECKS", "")
 FIGURES = ("cards_laid", "read_at_first_sight", "asked_to_move", "misread")
 REAL_DECK = "yuchenrao/EECS349-Card-Classification-Project"  # one photo of each card of one deck
 FACE_SIZE = (250, 350)  # a face cut from a photo: a poker card's shape
@@ -85,6 +94,46 @@ def face_folder(deck: str, folder: Path) -> Path:
     for card in FULL_DECK:
         shutil.copy(ASSET_DIR / deck / f"{card}.jpg", folder / f"{card}.jpg")
     return folder
+
+
+def font_face_folder(deck: str, folder: Path) -> Path:
+    """A synthetic font deck's 52 faces drawn alone in a folder, named by card, flattened as the
+    held-out decks' committed faces are (sim.render.export_assets.flat_face)."""
+    import cv2
+
+    from cribbage.cards import FULL_DECK
+    from sim.render.export_assets import JPEG_QUALITY, flat_face
+    from sim.render.faces import load_face
+
+    folder.mkdir(parents=True)
+    for card in FULL_DECK:
+        cv2.imwrite(str(folder / f"{card}.jpg"), flat_face(load_face(deck, card)),
+                    [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    return folder
+
+
+def font_decks(asked: str) -> list[str]:
+    """MUGGINS_BENCH_FONT_DECKS as deck names: 'validation' for the ten validation decks, else the
+    font decks named (a name that is none is said and left out)."""
+    from sim.render.fontdecks import font_deck_names, is_font_deck
+
+    names = []
+    for name in (n.strip() for n in asked.split(",")):
+        if name == "validation":
+            names += font_deck_names(10, validation=True)
+        elif is_font_deck(name):
+            names.append(name)
+        elif name:
+            print(f"MUGGINS_BENCH_FONT_DECKS: {name!r} is no font deck (give validation, or names like fonts-1005)")
+    return names
+
+
+def learn(deck: str, faces: Path, decks: Path) -> str:
+    """`muggins deck learn` the deck from its faces into decks; its summary line ('learned N cards ...')."""
+    done = subprocess.run([sys.executable, "-m", "device.cli", "deck", "learn", deck, str(faces),
+                           "--decks-dir", str(decks)], capture_output=True, text=True, cwd=ROOT)
+    said = [line for line in (done.stdout + done.stderr).splitlines() if line.startswith("learned ")]
+    return said[0] if said else f"not learnt (exit {done.returncode}): {done.stderr.strip()[-200:]}"
 
 
 def dark_step(seed: int) -> int:
@@ -138,10 +187,14 @@ def asks_journaled(state_dir: Path, dark: int) -> tuple[int, int]:
     return len(asks), sum(e.step == dark for e in asks)
 
 
-def play(deck: str, seed: int, faces: Path | None, state_dir: Path, printed: bool = False) -> Game:
+def play(deck: str, seed: int, faces: Path | None, state_dir: Path, printed: bool = False,
+         learnt: Path | None = None) -> Game:
+    """One game in its own process; learnt: with --faces, the folder the deck was learnt into, read with."""
     table = ["--faces", str(faces)] if faces is not None else ["--deck", deck]
     if printed:
         table.append("--printed-table")
+    if learnt is not None:
+        table += ["--deck", deck, "--decks-dir", str(learnt)]
     command = [sys.executable, "-m", "device.cli", "demo", "--seed", str(seed), "--speed", "max", "--json", "--mute",
                "--state-dir", str(state_dir), *table]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -188,7 +241,8 @@ def summary(name: str, games: list[Game]) -> str:
 def main() -> None:
     from sim.render.decks import HELD_OUT_DECKS
 
-    decks = [d for d in os.environ.get("MUGGINS_BENCH_DECKS", ",".join(HELD_OUT_DECKS)).split(",") if d]
+    asked = os.environ.get("MUGGINS_BENCH_DECKS", ",".join(HELD_OUT_DECKS))
+    decks = [d for d in asked.split(",") if d and d != "none"]
     unknown = sorted(set(decks) - set(HELD_OUT_DECKS))
     if unknown:
         print(f"MUGGINS_BENCH_DECKS names no held-out deck: {', '.join(unknown)} (give {', '.join(HELD_OUT_DECKS)})")
@@ -218,10 +272,12 @@ def main() -> None:
                       flush=True)
         if plain:
             report(with_faces, plain)
-        if PRINTED_SEEDS:
+        if PRINTED_SEEDS and decks:
             play_printed(decks, plain, states)
         if REAL_SEEDS:
             play_real(Path(tmp), states)
+        if FONT_DECKS:
+            play_font_decks(font_decks(FONT_DECKS), Path(tmp), states)
 
 
 def report(with_faces: list[Game], plain: list[Game]) -> None:
@@ -276,6 +332,25 @@ def play_real(tmp: Path, states: Path) -> None:
         played.append(play("real deck", seed, real, states / f"real-{seed}"))
         print(f"{row(played[-1])}   {played[-1].wall_s:5.1f}   {played[-1].cpu_s:5.1f}", flush=True)
     print(summary("a real deck's faces", played))
+
+
+def play_font_decks(decks: list[str], tmp: Path, states: Path) -> None:
+    """Each font deck's games with its faces handed in, then with the deck learnt from them first."""
+    print("synthetic font decks (their faces drawn; the validation decks may steer): as handed in, then learnt")
+    handed, learnt = [], []
+    for deck in decks:
+        faces = font_face_folder(deck, tmp / "font-decks" / deck)
+        print(f"  {deck}: {learn(deck, faces, tmp / 'learnt')}")
+        for seed in SEEDS:
+            handed.append(play(deck, seed, faces, states / f"{deck}-{seed}"))
+            learnt.append(play(deck, seed, faces, states / f"{deck}-{seed}-learnt", learnt=tmp / "learnt"))
+            print(f"{row(handed[-1])}   learnt: {learnt[-1].seeing['read_at_first_sight']} first, "
+                  f"{learnt[-1].seeing['asked_to_move']} asked, {learnt[-1].seeing['misread']} misread, "
+                  f"{'as scripted' if learnt[-1].as_scripted else 'NOT as scripted'}", flush=True)
+    if handed:
+        print(summary("font decks as handed in", handed))
+        print(summary("the same, learnt first", learnt))
+
 
 if __name__ == "__main__":
     main()

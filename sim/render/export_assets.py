@@ -43,13 +43,19 @@ def write_deck(deck: str, faces: dict[Card | None, np.ndarray]) -> int:
     cv2.imwrite(str(folder / MASK_NAME), mask, [cv2.IMWRITE_PNG_COMPRESSION, 9])
     total += (folder / MASK_NAME).stat().st_size
     for card, face in faces.items():
-        bgr = face[:, :, :3].copy()
-        solid = face[:, :, 3] == 255
-        bgr[face[:, :, 3] == 0] = np.median(bgr[solid], axis=0) if solid.any() else 255
         path = folder / f"{card_name(card)}.jpg"
-        cv2.imwrite(str(path), bgr, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        cv2.imwrite(str(path), flat_face(face), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         total += path.stat().st_size
     return total
+
+
+def flat_face(face: np.ndarray) -> np.ndarray:
+    """A BGRA face as a BGR rectangle, what lies outside its rounded outline painted the card's median
+    colour: a JPEG has no alpha (the committed faces lay it back with their deck's mask)."""
+    bgr = face[:, :, :3].copy()
+    solid = face[:, :, 3] == 255
+    bgr[face[:, :, 3] == 0] = np.median(bgr[solid], axis=0) if solid.any() else 255
+    return bgr
 
 
 def svg_faces(deck: str) -> dict[Card | None, np.ndarray]:
