@@ -26,8 +26,8 @@ recognizer) and straightened to an upright face. Its source is in the real set's
 figures are only reported, nothing is chosen by them.
 
 Synthetic font decks, where asked (MUGGINS_BENCH_FONT_DECKS=validation, or names such as fonts-1005): each
-deck's 52 faces drawn into a folder (sim/render/fontdecks.py, as the held-out decks' committed faces are
-flattened), and its SEEDS games played twice: as handed in, and with the deck learnt first from the same
+deck's 52 faces drawn (sim/render/fontdecks.py) into a folder, flattened as the held-out decks' committed
+faces are, and its SEEDS games played twice: as handed in, and with the deck learnt first from the same
 folder (`muggins deck learn`, then `--deck NAME --decks-dir D`), which is what a player whose deck the
 device misreads is told to do. The validation decks may steer: these games say what a player of a deck
 in an unseen font lives with, learnt or not. They need the fonts `make model` installs.
