@@ -115,12 +115,12 @@ def font_face_folder(deck: str, folder: Path) -> Path:
 def font_decks(asked: str) -> list[str]:
     """MUGGINS_BENCH_FONT_DECKS as deck names: 'validation' for the ten validation decks, else the
     font decks named (a name that is none is said and left out)."""
-    from sim.render.fontdecks import font_deck_names, is_font_deck
+    from sim.render.fontdecks import is_font_deck, validation_deck_names
 
     names = []
     for name in (n.strip() for n in asked.split(",")):
         if name == "validation":
-            names += font_deck_names(10, validation=True)
+            names += validation_deck_names()
         elif is_font_deck(name):
             names.append(name)
         elif name:

@@ -54,13 +54,13 @@ def bench_decks() -> tuple[str, tuple[str, ...], float]:
     """Which decks are read ("held-out", or the "validation" font decks), the decks, and the share of
     SCENES read of each."""
     from sim.render.decks import HELD_OUT_DECKS
-    from sim.render.fontdecks import FOUR_COLOUR, font_deck_names
+    from sim.render.fontdecks import FOUR_COLOUR, validation_deck_names
 
     choice = os.environ.get("MUGGINS_BENCH_DECKS", "held-out")
     if choice == "validation":
-        return choice, font_deck_names(10, validation=True), VALIDATION_SCALE
+        return choice, validation_deck_names(), VALIDATION_SCALE
     if choice == "validation-4c":  # the same decks on the same scenes, printed in four colours
-        return "validation", tuple(deck + FOUR_COLOUR for deck in font_deck_names(10, validation=True)), VALIDATION_SCALE
+        return "validation", tuple(deck + FOUR_COLOUR for deck in validation_deck_names()), VALIDATION_SCALE
     if choice == "held-out":
         return choice, tuple(HELD_OUT_DECKS), 1.0
     named = tuple(name.strip() for name in choice.split(",") if name.strip())

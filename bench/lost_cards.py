@@ -78,14 +78,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--band {args.band[0]} {args.band[1]}: give two shares of the frame height, 0 < LOW <= HIGH <= 1")
 
     from bench.chosen_models import chosen_classifier, chosen_finder, chosen_whole_card
-    from sim.render.fontdecks import font_deck_names
+    from sim.render.fontdecks import validation_deck_names
     from sim.render.scenes import CARD_HEIGHT_SHARE, make_scene
     from vision.recognizer import Recognizer
 
     last: dict = {}
     recognizer = Recognizer(classifier=chosen_classifier(), finder=chosen_finder(), whole_card=chosen_whole_card(),
                             observe=lambda candidates, readings: last.update(candidates=candidates, readings=readings))
-    decks = font_deck_names(10, validation=True)
+    decks = validation_deck_names()
     # The bench seeds a size band's scenes by the band, each band read as its only kind (index 0).
     seed = scenes_seed(None if args.band is None else tuple(args.band))
     kind_index = list(SCENES).index(args.kind) if args.band is None else 0

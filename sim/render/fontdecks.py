@@ -40,6 +40,7 @@ PREFIX = "fonts-"
 # training decks never use: the threshold is then chosen on index fonts the model has not seen,
 # which is what a real deck will be.
 VALIDATION_START = 1000
+VALIDATION_DECKS = 10  # how many: fonts-1000 ... fonts-1009
 STYLE_VERSION = 3  # bump when the way font decks are drawn changes: cached training crops are then stale
 # Only the directories of FONT_PACKAGES are searched: other fonts a machine happens to have would
 # change the decks `make model` draws, and which families are kept for validation.
@@ -177,6 +178,11 @@ def font_deck_names(n: int, *, validation: bool = False, first: int = 0) -> tupl
     """`n` font deck names from number `first` on (validation decks count from VALIDATION_START)."""
     first += VALIDATION_START if validation else 0
     return tuple(f"{PREFIX}{i}" for i in range(first, first + n))
+
+
+def validation_deck_names() -> tuple[str, ...]:
+    """The VALIDATION_DECKS validation decks the benches read and training calibrates on by default."""
+    return font_deck_names(VALIDATION_DECKS, validation=True)
 
 
 def is_validation_deck(deck: str) -> bool:
