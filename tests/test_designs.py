@@ -234,6 +234,9 @@ def test_a_bitmap_design_is_enlarged_to_a_face_with_its_corners_clear(tmp_path, 
     monkeypatch.setitem(designs.DESIGNS, "test", PYSOL)
     monkeypatch.setattr(designs, "CACHE_DIR", tmp_path / "designs")
     monkeypatch.setattr(faces, "CACHE_DIR", tmp_path / "faces")
+    # Face down a design shows the training deck `standard`'s back (kdegames-card-data-kf5, which only
+    # `make model` installs): here a committed deck's back, so the test needs no package.
+    monkeypatch.setattr(faces, "BACK_DECK", "penguins")
     faces._deck_width.cache_clear()
     seven = faces.load_face("design-test", Card(7, "C"))
     assert seven.shape == (faces.FACE_HEIGHT, 250, 4)
