@@ -38,7 +38,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.real.build import DEFAULT_OUT, folder_name, load_labels, load_sources
-from bench.real.parts import PARTS, TITLES, by_part, only_part
+from bench.real.parts import PARTS, TITLES, by_part, only_part, trained_on
 from bench.real.score import confusion_line, format_table, score_photo, tally
 
 BANDS = ("10-16", "16-40", "40-80", ">80")
@@ -104,8 +104,9 @@ def report(rows, times, sources: dict[str, dict], sizes: str = "photos at their 
 
 
 def part_tables(part: str, rows, times, sources: dict[str, dict], sizes: str) -> None:
-    """One part's tables: per source (with its use), per band, per scene, the part in all, its wrong
-    reads and its median time a photo."""
+    """One part's tables: per source (with its use), per band, per scene, the part in all (and, where a
+    model trains on some of its sources, its other sources alone: the figure training does not flatter),
+    its wrong reads and its median time a photo."""
     by_source = tally(rows, lambda label: label["source"])
     named = {f"{repo} ({sources[repo]['use']})" if repo in sources else repo: t for repo, t in by_source.items()}
     for line in format_table("source", named):
@@ -118,6 +119,9 @@ def part_tables(part: str, rows, times, sources: dict[str, dict], sizes: str) ->
         print(line)
     print()
     total = tally(rows, lambda label: part)
+    unseen = [row for row in rows if not trained_on(row[0]["source"], sources)]
+    if total and len(unseen) < len(rows):  # a model learnt from some of the part's photos: those apart
+        total.update(tally(unseen, lambda label: f"{part}, sources no model trains on"))
     for line in format_table(f"{part} part, in all", total):
         print(line)
     if total:

@@ -81,6 +81,27 @@ def test_the_benchmark_prints_each_part_apart_and_the_whole_only_as_all(capsys):
     assert "100.0 %" in steer_text.split("steer part, in all")[1].splitlines()[1]
 
 
+def test_a_part_some_of_whose_sources_are_trained_on_shows_its_other_sources_apart(capsys):
+    from bench.bench_real import report
+    from bench.real.parts import trained_on
+
+    sources = {"a/trained": {"part": STEER, "use": "train+eval"}, "b/never": {"part": STEER, "use": "eval"},
+               "c/kept": {"part": REPORT, "use": "train+eval"}}
+    assert [trained_on(s, sources) for s in (*sources, "d/unknown")] == [True, False, False, False]
+    rows = [({"source": "a/trained", "band": "16-40", "scene": "table-many"}, score_photo(["AS", "2C"], ["AS", "2C"])),
+            ({"source": "b/never", "band": "16-40", "scene": "table-many"}, score_photo(["KD", "3H"], ["KH", "3H"])),
+            ({"source": "c/kept", "band": "40-80", "scene": "single-table"}, score_photo(["9S"], ["9S"]))]
+    report(rows, [10.0, 20.0, 30.0], sources)
+    out = capsys.readouterr().out
+    steer_text = out[out.index("== steer part"):out.index("== all")]
+    in_all = steer_text.split("steer part, in all")[1].splitlines()
+    assert in_all[1].split()[:3] == ["steer", "2", "4"] and "75.0 %" in in_all[1]
+    assert in_all[2].startswith("steer, sources no model trains on") and "50.0 %" in in_all[2]
+    assert in_all[2].split()[-8:-6] == ["1", "2"]  # one photo, two cards
+    report_text = out[out.index("== report part"):out.index("== steer part")]
+    assert "sources no model trains on" not in report_text  # the report part is never trained on
+
+
 def test_one_part_alone_keeps_its_rows_in_order_and_nothing_of_the_other():
     from bench.real.parts import only_part
 

@@ -36,6 +36,13 @@ def by_part(rows: list, sources: dict[str, dict], label_of=lambda row: row[0]) -
     return {part: grouped[part] for part in order if part in grouped}
 
 
+def trained_on(source: str, sources: dict[str, dict]) -> bool:
+    """Whether the models may learn from the source's photos: its licence allows it (use `train+eval`)
+    and it is not kept to report on. Its figures then hold the models' own training photos."""
+    entry = sources.get(source, {})
+    return entry.get("use") == "train+eval" and entry.get("part") != REPORT
+
+
 def only_part(rows: list, sources: dict[str, dict], part: str, label_of=lambda row: row[0]) -> list:
     """The rows of one part alone, in their order: a change judged on the steer part is read without
     the report part being read at all (`python -m bench.bench_real --part steer`)."""

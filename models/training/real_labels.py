@@ -374,10 +374,9 @@ def boxes_of(label: dict, sources: dict[str, dict], mirror_root: Path):
 def trainable_labels(labels: list[dict], sources: dict[str, dict]) -> list[dict]:
     """The labelled photos whose source's licence allows training (use `train+eval`), never one of the
     part kept only to report on (part `report`: photos that steer nothing, training included)."""
-    def allowed(source: dict) -> bool:
-        return source.get("use") == "train+eval" and source.get("part") != "report"
+    from bench.real.parts import trained_on
 
-    return [lab for lab in labels if allowed(sources.get(lab["source"], {}))]
+    return [lab for lab in labels if trained_on(lab["source"], sources)]
 
 
 def main(argv: list[str] | None = None) -> int:
