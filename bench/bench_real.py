@@ -6,7 +6,8 @@ bench.real.build` copies them into .cache/real from the fetched mirrors. Each ph
 multisets of cards (bench/real/score.py): right, wrong (misreads, doubles, cards where none is
 labelled), unread (seen, not read), missed; per source, per band (the card's long side as a share of
 the frame height), per scene and in all, with the median time a photo. Sources marked "eval" in
-sources.json are never to be trained on.
+sources.json are never to be trained on; where the models train on some of a part's sources, its other
+sources are summed apart too, the figure training does not flatter.
 
 Every table is printed per part (bench/real/parts.py): first the report part, sources that steered no
 choice, the figure a player should expect; then the steer part, sources that steered choices, whose
