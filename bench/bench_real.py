@@ -121,7 +121,7 @@ def part_tables(part: str, rows, times, sources: dict[str, dict], sizes: str) ->
     print()
     total = tally(rows, lambda label: part)
     unseen = [row for row in rows if not trained_on(row[0]["source"], sources)]
-    if total and len(unseen) < len(rows):  # a model learnt from some of the part's photos: those apart
+    if total and len(unseen) < len(rows):  # the models learn from some of its sources: the others apart too
         total.update(tally(unseen, lambda label: f"{part}, sources no model trains on"))
     for line in format_table(f"{part} part, in all", total):
         print(line)
